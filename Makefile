@@ -1,0 +1,96 @@
+# symwalk: the kernel's symlink walk, documented, traced and steppable in gdb.
+# `make help` lists the targets.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+TARBALL   ?= /usr/src/linux-source-6.12.tar.xz
+BUILD     := build
+TREE      := $(BUILD)/linux
+KBUILD    := $(BUILD)/kbuild
+FRAGMENT  := config/symwalk.config
+GUEST_BIN := $(BUILD)/guest
+INITRAMFS := $(BUILD)/initramfs.cpio
+GDB_PORT  ?= 1234
+LAB       ?=
+BATCH     ?=
+
+GUEST_TESTS := $(patsubst guest/tests/%.c,$(GUEST_BIN)/tests/%,$(wildcard guest/tests/*.c))
+GUEST_TOOLS := $(patsubst guest/tools/%.c,$(GUEST_BIN)/tools/%,$(wildcard guest/tools/*.c))
+LAB_FILES   := $(wildcard labs/*/*)
+GUEST_CFLAGS := -static -O2 -Wall -Werror -I$(TREE)/tools/testing/selftests
+
+GUEST := python3 scripts/guest.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)
+
+.PHONY: help deps tree refresh-patches kernel initramfs run gdb lab labs check clean distclean
+
+help:
+	@echo "symwalk: the kernel's symlink walk, documented, traced and steppable in gdb"
+	@echo
+	@echo "  make lab [LAB=name] [BATCH=1]  boot the guest paused, attach gdb, stop in the walk"
+	@echo "  make labs                      list the labs"
+	@echo "  make check                     build everything and run every test"
+	@echo
+	@echo "  make deps             install the Debian packages symwalk uses (those missing)"
+	@echo "  make tree             unpack $(TARBALL) into $(TREE) and apply patches/"
+	@echo "  make refresh-patches  write $(TREE)'s commits back to patches/ (git format-patch)"
+	@echo "  make kernel           build $(KBUILD)/vmlinux and bzImage (tinyconfig + $(FRAGMENT))"
+	@echo "  make initramfs        pack busybox, the guest programs and the labs into $(INITRAMFS)"
+	@echo "  make run              boot the guest to a shell; gdbstub on localhost:$(GDB_PORT)"
+	@echo "  make gdb              attach gdb, with the kernel's lx-* and symwalk's helpers, to 'make run'"
+	@echo "  make clean            remove the builds, keep $(TREE) (it may hold your commits)"
+	@echo "  make distclean        remove all of $(BUILD)/, refusing if $(TREE) holds unexported work"
+
+deps:
+	@scripts/deps.sh
+
+tree: deps
+	@scripts/tree.sh $(TARBALL) $(TREE) patches
+
+refresh-patches: deps
+	@scripts/refresh-patches.sh $(TREE) patches
+
+kernel: tree
+	@scripts/kernel.sh $(TREE) $(KBUILD) $(FRAGMENT)
+
+initramfs: tree
+	@$(MAKE) -s --no-print-directory $(INITRAMFS)
+
+$(BUILD)/gen_init_cpio: $(TREE)/usr/gen_init_cpio.c
+	@mkdir -p $(@D)
+	gcc -O2 -o $@ $<
+
+HARNESS := $(wildcard $(TREE)/tools/testing/selftests/kselftest*.h)
+
+$(GUEST_BIN)/tests/%: guest/tests/%.c $(HARNESS)
+	@mkdir -p $(@D)
+	gcc $(GUEST_CFLAGS) -o $@ $<
+
+$(GUEST_BIN)/tools/%: guest/tools/%.c
+	@mkdir -p $(@D)
+	gcc $(GUEST_CFLAGS) -o $@ $<
+
+$(INITRAMFS): initramfs/init initramfs/mkinitramfs.sh $(BUILD)/gen_init_cpio $(GUEST_TESTS) $(GUEST_TOOLS) $(LAB_FILES)
+	@initramfs/mkinitramfs.sh $(BUILD)/gen_init_cpio $(GUEST_BIN) $@
+
+run: kernel initramfs
+	@$(GUEST) run --gdb-port $(GDB_PORT)
+
+gdb: deps
+	@$(GUEST) gdb --gdb-port $(GDB_PORT)
+
+lab: kernel initramfs
+	@$(GUEST) lab --gdb-port $(GDB_PORT) $(if $(BATCH),--batch) $(LAB)
+
+labs:
+	@$(GUEST) labs
+
+check: kernel initramfs
+	@python3 scripts/check.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)
+
+clean:
+	rm -rf $(KBUILD) $(GUEST_BIN) $(BUILD)/run $(BUILD)/gen_init_cpio $(INITRAMFS) $(INITRAMFS).list
+
+distclean:
+	@if [ -d $(TREE)/.git ]; then scripts/tree.sh --check-only $(TARBALL) $(TREE) patches; fi
+	rm -rf $(BUILD)

@@ -1,0 +1,26 @@
+#
+# symwalk: gdb helpers that show the kernel's symlink walk (fs/namei.c).
+#
+# Load after the kernel's own helpers (build/kbuild/vmlinux-gdb.py):
+#   (gdb) source gdb-scripts/symwalk.py
+#
+# Every helper of symwalk hangs off this file: it imports one module per
+# concern from symwalk_gdb/, each registering its commands at import.
+#
+
+import os
+import sys
+
+import gdb
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+try:
+    import linux.cpus  # noqa: F401 (the kernel's helpers, from vmlinux-gdb.py)
+except ImportError:
+    gdb.write("symwalk: load the kernel's helpers first "
+              "(source build/kbuild/vmlinux-gdb.py); "
+              "symwalk's commands need them.\n")
+else:
+    import symwalk_gdb.nameidata  # noqa: F401
+    import symwalk_gdb.breakpoints  # noqa: F401

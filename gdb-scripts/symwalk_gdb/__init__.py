@@ -1,0 +1,1 @@
+"""symwalk's gdb helpers, one module per concern."""

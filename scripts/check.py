@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""symwalk's test suite: host-side tests, the guest tests and every lab.
+
+Prints one line per test and ends with "N passed, N failed[, N skipped]";
+exits non-zero on any failure.
+"""
+import argparse
+import glob
+import os
+import re
+import subprocess
+import sys
+
+import guest
+
+TOP = guest.TOP
+TAP_LINE = re.compile(r"^(not )?ok \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP|TODO)\b.*)?$")
+GUEST_TIMEOUT = 300
+
+
+class Results:
+    def __init__(self):
+        self.passed = self.failed = self.skipped = 0
+
+    def add(self, name, ok, detail=None, skipped=False):
+        if skipped:
+            self.skipped += 1
+            print("SKIP {}".format(name))
+        elif ok:
+            self.passed += 1
+            print("PASS {}".format(name))
+        else:
+            self.failed += 1
+            print("FAIL {}".format(name))
+            if detail:
+                print("     " + detail.rstrip().replace("\n", "\n     "))
+        sys.stdout.flush()
+
+    def summary(self):
+        line = "{} passed, {} failed".format(self.passed, self.failed)
+        if self.skipped:
+            line += ", {} skipped".format(self.skipped)
+        return line
+
+
+def parse_tap(text):
+    """Yield (name, ok, skipped, the comment lines before it) per TAP result."""
+    comments = []
+    for line in text.splitlines():
+        m = TAP_LINE.match(line.strip())
+        if m:
+            yield m.group(2), m.group(1) is None, m.group(3) == "SKIP", comments
+            comments = []
+        elif line.startswith("#"):
+            comments.append(line)
+
+
+def add_tap(results, prefix, text, rc):
+    """Record a TAP stream; a program that exits non-zero or prints no
+    result at all is a failure of its own."""
+    count = failed = 0
+    for name, ok, skipped, comments in parse_tap(text):
+        count += 1
+        failed += not (ok or skipped)
+        results.add("{}: {}".format(prefix, name), ok or skipped,
+                    "\n".join(comments[-20:]), skipped=skipped)
+    if count == 0:
+        results.add(prefix, False, "printed no test result:\n" + text[-2000:])
+    elif rc != 0 and not failed:
+        results.add(prefix + " (exit status)", False, "exited with {}".format(rc))
+
+
+def run_host_tests(results):
+    print("== host tests")
+    for test in sorted(glob.glob(os.path.join(TOP, "tests", "host", "*_test.*"))):
+        name = "host/" + os.path.basename(test)
+        try:
+            proc = subprocess.run([test], cwd=TOP, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, timeout=600)
+        except subprocess.TimeoutExpired:
+            results.add(name, False, "did not finish within 600 s")
+            continue
+        add_tap(results, name, proc.stdout.decode(errors="replace"), proc.returncode)
+
+
+def run_guest_tests(results, vm):
+    print("== guest tests (booting the guest, at most {} s)".format(GUEST_TIMEOUT))
+    console = os.path.join(guest.RUN, "check.console")
+    try:
+        text = vm.boot("symwalk.mode=check", console, GUEST_TIMEOUT)
+    except guest.GuestError as e:
+        results.add("guest boot", False, str(e))
+        return
+    programs = re.findall(r"^symwalk: begin (\S+)$", text, re.M)
+    if not programs:
+        results.add("guest tests", False, "the guest ran no test; the last "
+                    "lines of its console:\n" + guest.tail(console))
+    for program in programs:
+        m = re.search(r"^symwalk: begin {0}$(.*?)^symwalk: end {0} rc=(\d+)$".format(
+            re.escape(program)), text, re.M | re.S)
+        if not m:
+            results.add("guest/" + program, False, "did not finish; the last lines "
+                        "of the console:\n" + guest.tail(console))
+            continue
+        add_tap(results, "guest/" + program, m.group(1), int(m.group(2)))
+
+
+def run_labs(results, vm):
+    print("== labs (batch)")
+    for name in guest.lab_names():
+        ok, report = guest.run_lab_batch(vm, name, quiet=True)
+        results.add("lab " + name, ok, None if ok else report)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--kbuild", default=os.path.join(TOP, "build", "kbuild"))
+    parser.add_argument("--initramfs", default=os.path.join(TOP, "build", "initramfs.cpio"))
+    args = parser.parse_args()
+
+    results = Results()
+    run_host_tests(results)
+    try:
+        vm = guest.Guest(args.kbuild, args.initramfs)
+    except guest.GuestError as e:
+        results.add("guest", False, str(e))
+    else:
+        run_guest_tests(results, vm)
+        run_labs(results, vm)
+    print(results.summary())
+    return 1 if results.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,306 @@
+#!/usr/bin/env python3
+"""Boot the symwalk guest under QEMU (TCG) and drive gdb against it.
+
+usage: guest.py [--kbuild DIR] [--initramfs FILE] COMMAND ...
+
+  run [--gdb-port N]              the guest's shell on this terminal
+  gdb [--gdb-port N]              gdb with the helpers, attached to `run`
+  lab [--gdb-port N] [--batch] [NAME]
+                                  boot paused, attach gdb, run the lab's steps
+  labs                            list the labs
+
+Every QEMU run is bounded: a guest that does not finish in time is killed
+and the tail of its console printed.
+"""
+import argparse
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LABS = os.path.join(TOP, "labs")
+RUN = os.path.join(TOP, "build", "run")
+CONSOLE_TAIL = 50
+
+
+class GuestError(Exception):
+    """A failure to report in one sentence (and maybe a console tail)."""
+
+
+def free_port():
+    """A TCP port on localhost that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def tail(path, lines=CONSOLE_TAIL):
+    """The last lines of a log file, for a failure report."""
+    try:
+        with open(path, errors="replace") as f:
+            text = f.read().splitlines()
+    except OSError:
+        return "(no console output at {})".format(path)
+    return "\n".join(text[-lines:])
+
+
+class Guest:
+    """One QEMU run of the kernel and initramfs."""
+
+    def __init__(self, kbuild, initramfs):
+        self.kbuild = kbuild
+        self.bzimage = os.path.join(kbuild, "arch/x86/boot/bzImage")
+        self.vmlinux = os.path.join(kbuild, "vmlinux")
+        self.initramfs = initramfs
+        for path, target in ((self.bzimage, "kernel"), (self.initramfs, "initramfs")):
+            if not os.path.exists(path):
+                raise GuestError("{} is missing: run 'make {}'".format(path, target))
+
+    def qemu_cmd(self, append, gdb_port=None, paused=False, console=None):
+        """The QEMU command line. console=None puts the serial console
+        (and QEMU's monitor, Ctrl-a c) on this terminal."""
+        cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "256M", "-no-reboot",
+               "-kernel", self.bzimage, "-initrd", self.initramfs,
+               "-append", "console=ttyS0 nokaslr panic=-1 quiet " + append]
+        if console is None:
+            cmd += ["-nographic"]
+        else:
+            cmd += ["-display", "none", "-monitor", "none",
+                    "-serial", "file:" + console]
+        if gdb_port:
+            cmd += ["-gdb", "tcp:127.0.0.1:{}".format(gdb_port)]
+        if paused:
+            cmd += ["-S"]
+        return cmd
+
+    def boot(self, append, console, timeout):
+        """Boot to completion (the guest powers itself off); return the
+        console text. Raises GuestError on a timeout or a panic."""
+        os.makedirs(os.path.dirname(console), exist_ok=True)
+        qemu = subprocess.Popen(self.qemu_cmd(append, console=console),
+                                stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        try:
+            out, _ = qemu.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            qemu.kill()
+            qemu.communicate()
+            raise GuestError("the guest did not finish within {} s; the last "
+                             "lines of its console:\n{}".format(timeout, tail(console)))
+        with open(console, errors="replace") as f:
+            text = f.read()
+        if qemu.returncode != 0:
+            raise GuestError("QEMU failed ({}): {}".format(
+                qemu.returncode, out.decode(errors="replace").strip()))
+        if "Kernel panic" in text:
+            raise GuestError("the guest kernel panicked; the last lines of its "
+                             "console:\n{}".format(tail(console)))
+        return text
+
+    def gdb_script(self, path, port, boot=False, steps=None, batch=False):
+        """Write the gdb commands that load the helpers and attach."""
+        lines = [
+            "set pagination off",
+            "set confirm off",
+            "set auto-load python-scripts off",
+            "file " + self.vmlinux,
+            "source " + os.path.join(self.kbuild, "vmlinux-gdb.py"),
+            "source " + os.path.join(TOP, "gdb-scripts", "symwalk.py"),
+            "python",
+            "import time",
+            "for attempt in range(100):",
+            "    try:",
+            "        gdb.execute('target remote 127.0.0.1:{}')".format(port),
+            "        break",
+            "    except gdb.error:",
+            "        time.sleep(0.1)",
+            "else:",
+            "    raise gdb.GdbError('no guest answers on localhost:{}: start one "
+            "with make run')".format(port),
+            "end",
+        ]
+        if boot:
+            # Software breakpoints need the kernel's text in place: let it
+            # boot to start_kernel on a hardware one first.
+            lines += ["hbreak start_kernel", "continue", "delete"]
+        if steps:
+            lines += ["source " + steps]
+        if batch:
+            lines += ["kill"]
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return path
+
+
+def lab_names():
+    return sorted(d for d in os.listdir(LABS)
+                  if os.path.isfile(os.path.join(LABS, d, "setup.sh")))
+
+
+def lab_title(name):
+    """The lab's one-line summary: the title of its narrative."""
+    try:
+        with open(os.path.join(LABS, name, "lab.rst")) as f:
+            for line in f:
+                if line.strip() and not re.match(r"^[=\-~^*#]+$", line.strip()) \
+                        and not line.startswith(".."):
+                    return line.strip()
+    except OSError:
+        pass
+    return "(no lab.rst)"
+
+
+def resolve_lab(name):
+    names = lab_names()
+    if not name:
+        return names[0]
+    if name not in names:
+        raise GuestError("there is no lab named '{}'; the labs are:\n{}".format(
+            name, "\n".join("  {:<16} {}".format(n, lab_title(n)) for n in names)))
+    return name
+
+
+def read_expectations(name):
+    """The lab's expectations: one regular expression a line, to be matched
+    by lines of the gdb output in this order. '#' starts a comment."""
+    with open(os.path.join(LABS, name, "expect")) as f:
+        return [line.rstrip("\n") for line in f
+                if line.strip() and not line.startswith("#")]
+
+
+def check_expectations(patterns, output):
+    """Match each pattern, in order, against the lines of output. Return a
+    list of (pattern, matched line or None)."""
+    lines = output.splitlines()
+    pos = 0
+    results = []
+    for pattern in patterns:
+        regex = re.compile(pattern)
+        for i in range(pos, len(lines)):
+            if regex.search(lines[i]):
+                results.append((pattern, lines[i]))
+                pos = i + 1
+                break
+        else:
+            results.append((pattern, None))
+    return results
+
+
+def run_lab_batch(guest, name, timeout=60, quiet=False):
+    """Run a lab without a terminal. Return (ok, report text)."""
+    port = free_port()
+    console = os.path.join(RUN, "lab-{}.console".format(name))
+    gdb_log = os.path.join(RUN, "lab-{}.gdb.log".format(name))
+    script = guest.gdb_script(os.path.join(RUN, "lab-{}.gdb".format(name)), port,
+                              boot=True, steps=os.path.join(LABS, name, "lab.gdb"),
+                              batch=True)
+    os.makedirs(RUN, exist_ok=True)
+    qemu = subprocess.Popen(
+        guest.qemu_cmd("symwalk.mode=lab symwalk.lab=" + name, gdb_port=port,
+                       paused=True, console=console),
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        with open(gdb_log, "w") as log:
+            gdb = subprocess.Popen(["gdb", "-nx", "-batch", "-x", script],
+                                   stdin=subprocess.DEVNULL, stdout=log,
+                                   stderr=subprocess.STDOUT, cwd=TOP)
+            try:
+                gdb.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                gdb.kill()
+                gdb.wait()
+                return False, ("lab {}: gdb did not finish within {} s.\n"
+                               "gdb said:\n{}\nThe guest console:\n{}").format(
+                                   name, timeout, tail(gdb_log), tail(console))
+    finally:
+        qemu.kill()
+        qemu.wait()
+    with open(gdb_log, errors="replace") as f:
+        output = f.read()
+    results = check_expectations(read_expectations(name), output)
+    failed = [p for p, m in results if m is None]
+    report = [] if quiet else [output.rstrip(), ""]
+    for pattern, match in results:
+        report.append("{} {}".format("met    " if match else "NOT MET", pattern))
+    report.append("lab {}: {} expectations met, {} not met".format(
+        name, len(results) - len(failed), len(failed)))
+    if failed:
+        report.append("The guest console:\n" + tail(console))
+    return not failed, "\n".join(report)
+
+
+def run_lab_interactive(guest, name, port):
+    """The guest console and gdb side by side in tmux."""
+    if not sys.stdin.isatty():
+        raise GuestError("make lab needs a terminal; without one, run "
+                         "make lab BATCH=1")
+    if not shutil.which("tmux"):
+        raise GuestError("make lab needs tmux: run make deps")
+    script = guest.gdb_script(os.path.join(RUN, "lab-{}.gdb".format(name)), port,
+                              boot=True, steps=os.path.join(LABS, name, "lab.gdb"))
+    session = "symwalk-" + name
+    qemu = shlex.join(guest.qemu_cmd("symwalk.mode=lab symwalk.lab=" + name,
+                                     gdb_port=port, paused=True))
+    gdb = "gdb -nx -q -x {}; tmux kill-session -t {}".format(shlex.quote(script), session)
+    subprocess.run(["tmux", "kill-session", "-t", session], stderr=subprocess.DEVNULL)
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50",
+                    "-c", TOP, qemu], check=True)
+    subprocess.run(["tmux", "set-option", "-t", session, "remain-on-exit", "off"], check=True)
+    subprocess.run(["tmux", "split-window", "-v", "-p", "65", "-t", session, "-c", TOP,
+                    gdb], check=True)
+    print("lab {}: guest console above, gdb below; Ctrl-b o moves between them, "
+          "'quit' in gdb ends the lab.".format(name))
+    attach = ["switch-client"] if os.environ.get("TMUX") else ["attach-session"]
+    os.execvp("tmux", ["tmux"] + attach + ["-t", session])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--kbuild", default=os.path.join(TOP, "build", "kbuild"))
+    parser.add_argument("--initramfs", default=os.path.join(TOP, "build", "initramfs.cpio"))
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name in ("run", "gdb", "lab"):
+        p = sub.add_parser(name)
+        p.add_argument("--gdb-port", type=int, default=1234)
+    sub.choices["lab"].add_argument("--batch", action="store_true")
+    sub.choices["lab"].add_argument("name", nargs="?")
+    sub.add_parser("labs")
+    args = parser.parse_args()
+
+    try:
+        if args.command == "labs":
+            for name in lab_names():
+                print("{:<16} {}".format(name, lab_title(name)))
+            return 0
+        if args.command == "gdb":
+            if not os.path.exists(os.path.join(args.kbuild, "vmlinux")):
+                raise GuestError("there is no kernel to debug yet: run make run")
+            guest = Guest(args.kbuild, args.initramfs)
+            script = guest.gdb_script(os.path.join(RUN, "attach.gdb"), args.gdb_port)
+            os.execvp("gdb", ["gdb", "-nx", "-q", "-x", script])
+        guest = Guest(args.kbuild, args.initramfs)
+        if args.command == "run":
+            print("symwalk: booting the guest; gdbstub on localhost:{} ('make gdb' "
+                  "in another terminal); Ctrl-a x quits QEMU".format(args.gdb_port))
+            os.execvp("qemu-system-x86_64",
+                      guest.qemu_cmd("", gdb_port=args.gdb_port))
+        name = resolve_lab(args.name)
+        if args.batch:
+            ok, report = run_lab_batch(guest, name)
+            print(report)
+            return 0 if ok else 1
+        run_lab_interactive(guest, name, args.gdb_port)
+    except GuestError as e:
+        print("symwalk: {}".format(e), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+#!/bin/bash
+# Configure (tinyconfig + the fragment) and build the kernel out of tree.
+#
+# usage: kernel.sh TREE KBUILD FRAGMENT
+set -euo pipefail
+
+tree=$1 kbuild=$2 fragment=$3
+die() { echo "kernel: $*" >&2; exit 1; }
+kmake() { make -s -C "$tree" O="$(realpath "$kbuild")" "$@"; }
+
+mkdir -p "$kbuild"
+# Configure anew only when the fragment changed: kbuild then rebuilds what
+# the new .config touches, and nothing when it did not change.
+if [[ ! -f $kbuild/.config || $fragment -nt $kbuild/.config ]]; then
+	echo "kernel: configuring tinyconfig + $fragment"
+	kmake tinyconfig >/dev/null
+	KCONFIG_CONFIG=$kbuild/.config "$tree"/scripts/kconfig/merge_config.sh \
+		-m -O "$kbuild" "$kbuild/.config" "$fragment" >/dev/null
+	kmake olddefconfig
+	# Every line of the fragment must have survived Kconfig's dependencies.
+	lost=0
+	while IFS= read -r line; do
+		[[ $line =~ ^(CONFIG_[A-Z0-9_]+)=(.*)$ ]] || continue
+		sym=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
+		if [[ $val == n ]]; then
+			grep -q "^$sym=" "$kbuild/.config" || continue
+		else
+			grep -qx "$sym=$val" "$kbuild/.config" && continue
+		fi
+		echo "kernel: $sym=$val from $fragment did not make it into .config" >&2
+		lost=1
+	done <"$fragment"
+	[[ $lost -eq 0 ]] || { rm -f "$kbuild/.config"; die "fix $fragment (a dependency is missing)"; }
+fi
+
+echo "kernel: building in $kbuild with -j$(nproc)"
+kmake -j"$(nproc)" all scripts_gdb
+[[ -f $kbuild/vmlinux-gdb.py ]] || die "the build did not make $kbuild/vmlinux-gdb.py"
+echo "kernel: $(kmake kernelrelease) ready: $kbuild/arch/x86/boot/bzImage"

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""The lab expectation checker: in order, every pattern, and it can fail."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+import guest  # noqa: E402
+
+OUTPUT = "a\n  depth: 1\nb\n  depth: 3\nc\n"
+n = 0
+failed = False
+
+
+def case(name, patterns, want):
+    global n, failed
+    n += 1
+    got = [match is not None for _, match in guest.check_expectations(patterns, OUTPUT)]
+    if got == want:
+        print("ok {} {}".format(n, name))
+    else:
+        failed = True
+        print("not ok {} {}\n# wanted {}, got {}".format(n, name, want, got))
+
+
+case("patterns met in order", [r"^  depth: 1$", r"^  depth: 3$"], [True, True])
+case("a pattern nothing matches is not met", [r"^  depth: 2$"], [False])
+case("order matters", [r"^  depth: 3$", r"^  depth: 1$"], [True, False])
+case("one line meets one pattern only", [r"depth", r"depth", r"depth"], [True, True, False])
+for name in guest.lab_names():
+    n += 1
+    if guest.read_expectations(name):
+        print("ok {} lab {} has expectations".format(n, name))
+    else:
+        failed = True
+        print("not ok {} lab {} has expectations".format(n, name))
+print("1..{}".format(n))
+sys.exit(1 if failed else 0)
