@@ -16,6 +16,11 @@ LAB       ?=
 BATCH     ?=
 
 GUEST_TESTS := $(patsubst guest/tests/%.c,$(GUEST_BIN)/tests/%,$(wildcard guest/tests/*.c))
+# The kernel's own selftests, built from the patched tree: the series' own
+# and openat2's.
+SELFTESTS   := $(TREE)/tools/testing/selftests
+KSELFTESTS  := $(GUEST_BIN)/tests/ksft-namei-symlink_budget_test \
+	       $(addprefix $(GUEST_BIN)/tests/ksft-openat2-,openat2_test resolve_test rename_attack_test)
 GUEST_TOOLS := $(patsubst guest/tools/%.c,$(GUEST_BIN)/tools/%,$(wildcard guest/tools/*.c))
 LAB_FILES   := $(wildcard labs/*/*)
 GUEST_CFLAGS := -static -O2 -Wall -Werror -I$(TREE)/tools/testing/selftests
@@ -66,11 +71,20 @@ $(GUEST_BIN)/tests/%: guest/tests/%.c $(HARNESS)
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 
+$(GUEST_BIN)/tests/ksft-namei-%: $(SELFTESTS)/namei/%.c $(HARNESS)
+	@mkdir -p $(@D)
+	gcc $(GUEST_CFLAGS) -o $@ $<
+
+# Static, so without the sanitizers openat2's own Makefile asks for.
+$(GUEST_BIN)/tests/ksft-openat2-%: $(SELFTESTS)/openat2/%.c $(SELFTESTS)/openat2/helpers.c $(HARNESS)
+	@mkdir -p $(@D)
+	gcc $(GUEST_CFLAGS) -o $@ $(filter %.c,$^)
+
 $(GUEST_BIN)/tools/%: guest/tools/%.c
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 
-$(INITRAMFS): initramfs/init initramfs/mkinitramfs.sh $(BUILD)/gen_init_cpio $(GUEST_TESTS) $(GUEST_TOOLS) $(LAB_FILES)
+$(INITRAMFS): initramfs/init initramfs/mkinitramfs.sh $(BUILD)/gen_init_cpio $(GUEST_TESTS) $(KSELFTESTS) $(GUEST_TOOLS) $(LAB_FILES)
 	@initramfs/mkinitramfs.sh $(BUILD)/gen_init_cpio $(GUEST_BIN) $@
 
 run: kernel initramfs

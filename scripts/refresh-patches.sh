@@ -32,7 +32,10 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 if [[ $n -gt 0 ]]; then
-	git -C "$tree" format-patch -q --cover-letter --cover-from-description=subject \
+	# The cover letter takes its date from the committer date: pin it to
+	# the newest commit, so that a refresh with no change changes nothing.
+	GIT_COMMITTER_DATE=$(git -C "$tree" log -1 --format=%cI HEAD) \
+		git -C "$tree" format-patch -q --cover-letter --cover-from-description=subject \
 		--base=pristine --zero-commit -o "$out" pristine..HEAD
 fi
 rm -f "$patches"/*.patch

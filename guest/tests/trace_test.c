@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The namei trace events, in the order the walk emits them.
+ *
+ * Each test mounts a tmpfs of its own (noatime, so that following a link
+ * does not force the walk out of RCU-walk, unless the test asks for
+ * strictatime), builds links in it, enables the namei events for its own
+ * pid only, makes one lookup and checks the events it left in the trace:
+ *
+ *   <mnt>/
+ *   |-- dir/
+ *   |   `-- file
+ *   |-- l1 -> l2/file      nested: three links open at once
+ *   |-- l2 -> l3/.
+ *   |-- l3 -> dir
+ *   |-- cN -> cN-1 ... c1 -> dir/file
+ *   |-- abs -> <mnt>/dir/file
+ *   `-- long -> ././././.../dir/file   (a body too long to be inline)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/openat2.h>
+
+#include "kselftest_harness.h"
+
+#define TRACEFS "/sys/kernel/tracing"
+#define TRACE_MAX (256 * 1024)
+
+static int write_file(const char *path, const char *text, int flags)
+{
+	int fd = open(path, O_WRONLY | flags);
+	ssize_t len = strlen(text);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, text, len) == len;
+	return close(fd) == 0 && ok ? 0 : -1;
+}
+
+/* The trace buffer's text, read into a static buffer. */
+static char *read_trace(struct __test_metadata *_metadata)
+{
+	static char text[TRACE_MAX];
+	size_t used = 0;
+	ssize_t n;
+	int fd;
+
+	fd = open(TRACEFS "/trace", O_RDONLY);
+	EXPECT_LE(0, fd) TH_LOG("open trace: %m");
+	if (fd < 0)
+		return "";
+	while (used < sizeof(text) - 1 &&
+	       (n = read(fd, text + used, sizeof(text) - 1 - used)) > 0)
+		used += n;
+	text[used] = '\0';
+	close(fd);
+	return text;
+}
+
+/*
+ * Check that the trace has each of the events, in this order: each entry
+ * is "event: fields", matched as a substring of one trace line, later than
+ * the line that matched the entry before it.
+ */
+static void expect_events(struct __test_metadata *_metadata, const char *trace,
+			  const char *const *events)
+{
+	const char *from = trace;
+
+	for (; *events; events++) {
+		const char *hit = strstr(from, *events);
+
+		EXPECT_NE(NULL, hit) TH_LOG("no \"%s\" after this point of the trace:\n%s",
+					    *events, from);
+		if (!hit)
+			return;
+		from = strchr(hit, '\n') ?: hit + strlen(hit);
+	}
+}
+
+/* Check that the trace has no line with this text. */
+static void expect_no_event(struct __test_metadata *_metadata, const char *trace,
+			    const char *event)
+{
+	EXPECT_EQ(NULL, strstr(trace, event)) TH_LOG("unexpected \"%s\" in:\n%s",
+						     event, trace);
+}
+
+FIXTURE(trace) {
+	char mnt[PATH_MAX];
+};
+
+static void mount_scratch(struct __test_metadata *_metadata, char *mnt,
+			  unsigned long atime_flag)
+{
+	snprintf(mnt, PATH_MAX, "/tmp/trace_test.XXXXXX");
+	ASSERT_NE(NULL, mkdtemp(mnt)) TH_LOG("mkdtemp: %m");
+	ASSERT_EQ(0, mount("tmpfs", mnt, "tmpfs", atime_flag, "mode=0755"))
+		TH_LOG("mount tmpfs on %s: %m", mnt);
+	ASSERT_EQ(0, chdir(mnt));
+	ASSERT_EQ(0, mkdir("dir", 0755));
+	ASSERT_EQ(0, write_file("dir/file", "x", O_CREAT)) TH_LOG("dir/file: %m");
+}
+
+FIXTURE_SETUP(trace)
+{
+	mount_scratch(_metadata, self->mnt, MS_NOATIME);
+}
+
+FIXTURE_TEARDOWN(trace)
+{
+	EXPECT_EQ(0, write_file(TRACEFS "/events/namei/enable", "0", 0));
+	EXPECT_EQ(0, chdir("/"));
+	EXPECT_EQ(0, umount(self->mnt)) TH_LOG("umount %s: %m", self->mnt);
+	EXPECT_EQ(0, rmdir(self->mnt));
+}
+
+/* Trace this process's namei events from now on, on an empty buffer. */
+static void start_tracing(struct __test_metadata *_metadata)
+{
+	char pid[32];
+
+	snprintf(pid, sizeof(pid), "%d", getpid());
+	ASSERT_EQ(0, write_file(TRACEFS "/set_event_pid", pid, O_TRUNC))
+		TH_LOG("set_event_pid: %m");
+	ASSERT_EQ(0, write_file(TRACEFS "/trace", "", O_TRUNC)) TH_LOG("clear trace: %m");
+	ASSERT_EQ(0, write_file(TRACEFS "/events/namei/enable", "1", 0))
+		TH_LOG("enable the namei events: %m");
+}
+
+static void stop_tracing(struct __test_metadata *_metadata)
+{
+	ASSERT_EQ(0, write_file(TRACEFS "/events/namei/enable", "0", 0));
+}
+
+static int stat_errno(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? errno : 0;
+}
+
+TEST_F(trace, nested_walk_pushes_three_and_spills_at_the_third)
+{
+	ASSERT_EQ(0, symlink("l2/file", "l1"));
+	ASSERT_EQ(0, symlink("l3/.", "l2"));
+	ASSERT_EQ(0, symlink("dir", "l3"));
+
+	start_tracing(_metadata);
+	EXPECT_EQ(0, stat_errno("l1"));
+	stop_tracing(_metadata);
+
+	const char *const events[] = {
+		"namei_lookup_start: name=\"l1\"",
+		"namei_link_push: depth=1 links=1 link=\"l1\" body=\"l2/file\" remnant=\"\" mode=rcu",
+		"namei_link_push: depth=2 links=2 link=\"l2\" body=\"l3/.\" remnant=\"file\" mode=rcu",
+		"namei_stack_spill: depth=2 mode=rcu allocated=1",
+		"namei_link_push: depth=3 links=3 link=\"l3\" body=\"dir\" remnant=\".\" mode=rcu",
+		"namei_link_pop: depth=2 link=\"l3\"",
+		"namei_link_pop: depth=1 link=\"l2\"",
+		/* complete_walk() leaves RCU-walk once the walk is done */
+		"namei_unlazy: depth=0 legitimized=1 caller=complete_walk",
+		"namei_lookup_end: name=\"l1\" mode=ref links=3 error=0",
+		NULL
+	};
+	expect_events(_metadata, read_trace(_metadata), events);
+}
+
+TEST_F(trace, chain_of_41_is_eloop_at_the_41st)
+{
+	char link[16], body[16];
+
+	for (int i = 1; i <= 41; i++) {
+		snprintf(link, sizeof(link), "c%d", i);
+		if (i == 1)
+			snprintf(body, sizeof(body), "dir/file");
+		else
+			snprintf(body, sizeof(body), "c%d", i - 1);
+		ASSERT_EQ(0, symlink(body, link));
+	}
+
+	start_tracing(_metadata);
+	EXPECT_EQ(ELOOP, stat_errno("c41"));
+	stop_tracing(_metadata);
+
+	const char *const events[] = {
+		"namei_link_push: depth=1 links=1 link=\"c41\" body=\"c40\"",
+		/* each trailing link is popped before the next is pushed */
+		"namei_link_pop: depth=0 link=\"c41\"",
+		"namei_link_push: depth=1 links=2 link=\"c40\" body=\"c39\"",
+		"namei_link_push: depth=1 links=40 link=\"c2\" body=\"c1\"",
+		"namei_eloop: link=\"c1\" reason=budget depth=0 links=41",
+		"namei_lookup_end: name=\"c41\"",
+		NULL
+	};
+	const char *trace = read_trace(_metadata);
+
+	expect_events(_metadata, trace, events);
+	expect_no_event(_metadata, trace, "namei_stack_spill");
+}
+
+TEST_F(trace, magic_link_jumps_with_nd_jump_link)
+{
+	char magic[64], pure_jump[128];
+	int fd = open("dir/file", O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	snprintf(magic, sizeof(magic), "/proc/self/fd/%d", fd);
+	snprintf(pure_jump, sizeof(pure_jump),
+		 "namei_link_push: depth=1 links=2 link=\"%d\" body=\"\" remnant=\"\" mode=ref",
+		 fd);
+
+	start_tracing(_metadata);
+	EXPECT_EQ(0, stat_errno(magic));
+	stop_tracing(_metadata);
+	close(fd);
+
+	const char *const events[] = {
+		"namei_lookup_start: name=\"/proc/self/fd/",
+		"namei_link_push: depth=1 links=1 link=\"self\" body=\"",
+		/* the pid directory refuses RCU-walk in its ->d_revalidate() */
+		"namei_unlazy: depth=1 legitimized=1 caller=lookup_fast",
+		/* /proc/self: an allocated body, freed by kfree_link */
+		"namei_link_pop: depth=0 link=\"self\" done=kfree_link mode=ref",
+		/* fd/N: ->get_link() jumps, a pure jump that leaves no frame */
+		"namei_jump_link: target=\"file\" depth=1 mode=ref error=0",
+		pure_jump,
+		"namei_link_pop: depth=0",
+		"namei_lookup_end: name=\"/proc/self/fd/",
+		NULL
+	};
+	expect_events(_metadata, read_trace(_metadata), events);
+}
+
+TEST_F(trace, absolute_link_jumps_to_the_root)
+{
+	char body[PATH_MAX + 16];
+
+	snprintf(body, sizeof(body), "%s/dir/file", self->mnt);
+	ASSERT_EQ(0, symlink(body, "abs"));
+
+	start_tracing(_metadata);
+	EXPECT_EQ(0, stat_errno("abs"));
+	stop_tracing(_metadata);
+
+	const char *const events[] = {
+		"namei_jump_root: target=\"/\" depth=1 mode=rcu error=0",
+		"namei_link_push: depth=1 links=1 link=\"abs\" body=\"tmp/trace_test.",
+		"namei_lookup_end: name=\"abs\" mode=ref links=1 error=0",
+		NULL
+	};
+	expect_events(_metadata, read_trace(_metadata), events);
+}
+
+TEST_F(trace, long_body_is_walked_in_rcu_from_the_page_cache)
+{
+	char body[256] = "";
+
+	/* Longer than tmpfs keeps inline (128 bytes): the body is a folio. */
+	while (strlen(body) < 200)
+		strcat(body, "./");
+	strcat(body, "dir/file");
+	ASSERT_EQ(0, symlink(body, "long"));
+	EXPECT_EQ(0, stat_errno("long")); /* bring the folio in */
+
+	start_tracing(_metadata);
+	EXPECT_EQ(0, stat_errno("long"));
+	stop_tracing(_metadata);
+
+	const char *const events[] = {
+		"namei_link_push: depth=1 links=1 link=\"long\" body=\"././",
+		"namei_link_pop: depth=0 link=\"long\" done=shmem_put_link mode=rcu",
+		"namei_unlazy: depth=0 legitimized=1 caller=complete_walk",
+		"namei_lookup_end: name=\"long\" mode=ref links=1 error=0",
+		NULL
+	};
+	const char *trace = read_trace(_metadata);
+
+	expect_events(_metadata, trace, events);
+	/* The only switch to REF-walk is the one at the end. */
+	EXPECT_EQ(strstr(trace, "namei_unlazy"),
+		  strstr(trace, "namei_unlazy: depth=0 legitimized=1 caller=complete_walk"));
+}
+
+static int openat2_errno(const char *path, __u64 resolve)
+{
+	struct open_how how = { .flags = O_RDONLY, .resolve = resolve };
+	int fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+TEST_F(trace, eloop_says_why)
+{
+	char magic[64], nosymfollow[PATH_MAX + 16];
+	int fd = open("dir/file", O_RDONLY);
+
+	ASSERT_LE(0, fd);
+	snprintf(magic, sizeof(magic), "/proc/self/fd/%d", fd);
+	ASSERT_EQ(0, symlink("dir", "link"));
+	snprintf(nosymfollow, sizeof(nosymfollow), "%s/dir", self->mnt);
+	ASSERT_EQ(0, mount("tmpfs", nosymfollow, "tmpfs", MS_NOSYMFOLLOW, ""));
+	ASSERT_EQ(0, symlink("..", "dir/up"));
+
+	start_tracing(_metadata);
+	EXPECT_EQ(ELOOP, openat2_errno("link/file", RESOLVE_NO_SYMLINKS));
+	EXPECT_EQ(ELOOP, openat2_errno(magic, RESOLVE_NO_MAGICLINKS));
+	EXPECT_EQ(ELOOP, stat_errno("dir/up/dir"));
+	stop_tracing(_metadata);
+	close(fd);
+	EXPECT_EQ(0, umount(nosymfollow));
+
+	const char *const events[] = {
+		"namei_eloop: link=\"link\" reason=no_symlinks depth=1 links=1",
+		"namei_eloop: link=\"" /* the fd number */,
+		"namei_eloop: link=\"up\" reason=nosymfollow depth=1 links=1",
+		NULL
+	};
+	const char *trace = read_trace(_metadata);
+
+	expect_events(_metadata, trace, events);
+	EXPECT_NE(NULL, strstr(trace, "reason=no_magiclinks depth=1 links=2"))
+		TH_LOG("no ELOOP for the magic link in:\n%s", trace);
+}
+
+/* With strictatime, following a link updates its atime: not in RCU-walk. */
+TEST(strictatime_link_leaves_rcu_walk)
+{
+	char mnt[PATH_MAX];
+
+	mount_scratch(_metadata, mnt, MS_STRICTATIME);
+	ASSERT_EQ(0, symlink("dir", "link"));
+
+	start_tracing(_metadata);
+	EXPECT_EQ(0, stat_errno("link/file"));
+	stop_tracing(_metadata);
+
+	const char *const events[] = {
+		"namei_lookup_start: name=\"link/file\"",
+		"namei_unlazy: depth=1 legitimized=1",
+		"namei_link_push: depth=1 links=1 link=\"link\" body=\"dir\" remnant=\"file\" mode=ref",
+		"namei_lookup_end: name=\"link/file\" mode=ref links=1 error=0",
+		NULL
+	};
+	expect_events(_metadata, read_trace(_metadata), events);
+	EXPECT_EQ(0, chdir("/"));
+	EXPECT_EQ(0, umount(mnt));
+}
+
+TEST_HARNESS_MAIN
