@@ -21,7 +21,7 @@ list=$out.list
 	echo "file /init $here/init 0755 0 0"
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	for d in /dev /proc /sys /tmp /root /lab /symwalk /symwalk/bin \
-		 /symwalk/tests /symwalk/labs; do
+		 /symwalk/tests /symwalk/labs /symwalk/scenarios; do
 		echo "dir $d 0755 0 0"
 	done
 	for prog in "$bin"/tests/*; do
@@ -29,6 +29,9 @@ list=$out.list
 	done
 	for prog in "$bin"/tools/*; do
 		echo "file /symwalk/bin/${prog##*/} $prog 0755 0 0"
+	done
+	for scenario in "$top"/guest/scenarios/*.sh; do
+		echo "file /symwalk/scenarios/${scenario##*/} $scenario 0644 0 0"
 	done
 	for lab in "$top"/labs/*/; do
 		name=$(basename "$lab")

@@ -138,6 +138,22 @@ class Guest:
         return path
 
 
+def run_scenario(vm, name, timeout=120):
+    """Boot the guest to run guest/scenarios/NAME.sh; return its output
+    (the console between its begin and end lines)."""
+    console = os.path.join(RUN, "scenario-{}.console".format(name))
+    text = vm.boot("symwalk.mode=scenario symwalk.scenario=" + name, console, timeout)
+    m = re.search(r"^symwalk: begin scenario {0}\r?$(.*?)^symwalk: end scenario {0} "
+                  r"rc=(\d+)".format(re.escape(name)), text, re.M | re.S)
+    if not m:
+        raise GuestError("scenario {} did not finish; the last lines of the "
+                         "console:\n{}".format(name, tail(console)))
+    if m.group(2) != "0":
+        raise GuestError("scenario {} failed (rc={}):\n{}".format(
+            name, m.group(2), m.group(1).strip()[-3000:]))
+    return m.group(1).lstrip("\r\n")
+
+
 def lab_names():
     return sorted(d for d in os.listdir(LABS)
                   if os.path.isfile(os.path.join(LABS, d, "setup.sh")))
