@@ -22,7 +22,7 @@ SELFTESTS   := $(TREE)/tools/testing/selftests
 KSELFTESTS  := $(GUEST_BIN)/tests/ksft-namei-symlink_budget_test \
 	       $(addprefix $(GUEST_BIN)/tests/ksft-openat2-,openat2_test resolve_test rename_attack_test)
 GUEST_TOOLS := $(patsubst guest/tools/%.c,$(GUEST_BIN)/tools/%,$(wildcard guest/tools/*.c))
-LAB_FILES   := $(wildcard labs/*/* guest/scenarios/*.sh)
+LAB_FILES   := $(wildcard labs/*/* tests/gdb/*/* guest/scenarios/*.sh)
 GUEST_CFLAGS := -static -O2 -Wall -Werror -I$(TREE)/tools/testing/selftests
 
 GUEST := python3 scripts/guest.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)

@@ -23,4 +23,7 @@ except ImportError:
               "symwalk's commands need them.\n")
 else:
     import symwalk_gdb.nameidata  # noqa: F401
+    import symwalk_gdb.stack  # noqa: F401
+    import symwalk_gdb.flags  # noqa: F401
     import symwalk_gdb.breakpoints  # noqa: F401
+    import symwalk_gdb.trace  # noqa: F401

@@ -106,6 +106,10 @@ def run_guest_tests(results, vm):
 
 
 def run_labs(results, vm):
+    print("== gdb helpers against the guest")
+    for name in guest.lab_names(guest.HELPER_TESTS):
+        ok, report = guest.run_lab_batch(vm, name, quiet=True, labs=guest.HELPER_TESTS)
+        results.add("gdb " + name, ok, None if ok else report)
     print("== labs (batch)")
     for name in guest.lab_names():
         ok, report = guest.run_lab_batch(vm, name, quiet=True)

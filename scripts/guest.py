@@ -24,6 +24,8 @@ import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LABS = os.path.join(TOP, "labs")
+# The gdb helpers' own tests: laid out as labs, run as labs, not listed.
+HELPER_TESTS = os.path.join(TOP, "tests", "gdb")
 RUN = os.path.join(TOP, "build", "run")
 CONSOLE_TAIL = 50
 
@@ -131,7 +133,9 @@ class Guest:
         if steps:
             lines += ["source " + steps]
         if batch:
-            lines += ["kill"]
+            # Let the guest finish the lab (it powers off in batch mode), so
+            # that the console holds the trigger's output.
+            lines += ["delete", "continue"]
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write("\n".join(lines) + "\n")
@@ -154,9 +158,11 @@ def run_scenario(vm, name, timeout=120):
     return m.group(1).lstrip("\r\n")
 
 
-def lab_names():
-    return sorted(d for d in os.listdir(LABS)
-                  if os.path.isfile(os.path.join(LABS, d, "setup.sh")))
+def lab_names(labs=LABS):
+    if not os.path.isdir(labs):
+        return []
+    return sorted(d for d in os.listdir(labs)
+                  if os.path.isfile(os.path.join(labs, d, "setup.sh")))
 
 
 def lab_title(name):
@@ -182,12 +188,27 @@ def resolve_lab(name):
     return name
 
 
-def read_expectations(name):
+CONSOLE = "console: "
+
+
+def read_expectations(name, labs=LABS):
     """The lab's expectations: one regular expression a line, to be matched
-    by lines of the gdb output in this order. '#' starts a comment."""
-    with open(os.path.join(LABS, name, "expect")) as f:
+    in this order by lines of the gdb output, or, for a line starting with
+    "console: ", by lines of the guest console. '#' starts a comment."""
+    with open(os.path.join(labs, name, "expect")) as f:
         return [line.rstrip("\n") for line in f
                 if line.strip() and not line.startswith("#")]
+
+
+def check_lab_output(patterns, gdb_output, console_output):
+    """check_expectations() for the gdb patterns and the console ones, each
+    in their own order; the results in the order of the patterns."""
+    gdb_patterns = [p for p in patterns if not p.startswith(CONSOLE)]
+    console_patterns = [p[len(CONSOLE):] for p in patterns if p.startswith(CONSOLE)]
+    gdb_results = iter(check_expectations(gdb_patterns, gdb_output))
+    console_results = iter(check_expectations(console_patterns, console_output))
+    return [(p, next(console_results)[1] if p.startswith(CONSOLE) else next(gdb_results)[1])
+            for p in patterns]
 
 
 def check_expectations(patterns, output):
@@ -208,18 +229,18 @@ def check_expectations(patterns, output):
     return results
 
 
-def run_lab_batch(guest, name, timeout=60, quiet=False):
+def run_lab_batch(guest, name, timeout=60, quiet=False, labs=LABS):
     """Run a lab without a terminal. Return (ok, report text)."""
     port = free_port()
     console = os.path.join(RUN, "lab-{}.console".format(name))
     gdb_log = os.path.join(RUN, "lab-{}.gdb.log".format(name))
     script = guest.gdb_script(os.path.join(RUN, "lab-{}.gdb".format(name)), port,
-                              boot=True, steps=os.path.join(LABS, name, "lab.gdb"),
+                              boot=True, steps=os.path.join(labs, name, "lab.gdb"),
                               batch=True)
     os.makedirs(RUN, exist_ok=True)
     qemu = subprocess.Popen(
-        guest.qemu_cmd("symwalk.mode=lab symwalk.lab=" + name, gdb_port=port,
-                       paused=True, console=console),
+        guest.qemu_cmd("symwalk.mode=lab symwalk.batch=1 symwalk.lab=" + name,
+                       gdb_port=port, paused=True, console=console),
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         with open(gdb_log, "w") as log:
@@ -239,7 +260,12 @@ def run_lab_batch(guest, name, timeout=60, quiet=False):
         qemu.wait()
     with open(gdb_log, errors="replace") as f:
         output = f.read()
-    results = check_expectations(read_expectations(name), output)
+    try:
+        with open(console, errors="replace") as f:
+            console_output = f.read()
+    except OSError:
+        console_output = ""
+    results = check_lab_output(read_expectations(name, labs), output, console_output)
     failed = [p for p, m in results if m is None]
     report = [] if quiet else [output.rstrip(), ""]
     for pattern, match in results:

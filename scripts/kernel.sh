@@ -36,4 +36,10 @@ fi
 echo "kernel: building in $kbuild with -j$(nproc)"
 kmake -j"$(nproc)" all scripts_gdb
 [[ -f $kbuild/vmlinux-gdb.py ]] || die "the build did not make $kbuild/vmlinux-gdb.py"
+# The values symwalk's gdb helpers decode, from this build of fs/namei.c.
+constants=$kbuild/symwalk_constants.py
+if [[ ! -f $constants || $kbuild/fs/namei.o -nt $constants ]]; then
+	echo "kernel: generating $constants"
+	"$(dirname "$0")"/gdb-constants.py "$tree" "$kbuild" "$constants"
+fi
 echo "kernel: $(kmake kernelrelease) ready: $kbuild/arch/x86/boot/bzImage"

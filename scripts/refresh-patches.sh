@@ -9,7 +9,7 @@ tree=$1 patches=$2
 die() { echo "refresh-patches: $*" >&2; exit 1; }
 
 [[ -d $tree/.git ]] || die "$tree does not exist; run 'make tree' first"
-dirty=$(git -C "$tree" status --porcelain --ignored --untracked-files=all | head -n 5)
+dirty=$(git -C "$tree" status --porcelain --untracked-files=all | head -n 5)
 [[ -z $dirty ]] || die "$tree has edits that are not committed; commit them first:
 $dirty"
 n=$(git -C "$tree" rev-list --count pristine..HEAD)

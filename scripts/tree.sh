@@ -31,7 +31,7 @@ write_stamp() {
 if [[ -d $tree/.git ]]; then
 	[[ -d $tree/.git/rebase-apply ]] &&
 		die "a git am is in progress in $tree; finish it (git am --continue) or drop it (git am --abort) first"
-	dirty=$(git_tree status --porcelain --ignored --untracked-files=all | head -n 5)
+	dirty=$(git_tree status --porcelain --untracked-files=all | head -n 5)
 	[[ -n $dirty ]] &&
 		die "$tree has edits that are not committed; commit them and run 'make refresh-patches', or discard them:
 $dirty"

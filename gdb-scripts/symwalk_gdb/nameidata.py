@@ -1,80 +1,140 @@
 #
-# symwalk: lx-nameidata, the walk in progress
+# symwalk: lx-nameidata and $lx_nameidata(), the walk in progress
 #
 
 import gdb
 
-from symwalk_gdb import walk
+from symwalk_gdb import constants, walk
+
+# What each sequence count of struct nameidata samples, and so guards.
+SEQ_MEANINGS = [
+    ("seq", "d_seq of path.dentry: the step that led here still holds"),
+    ("next_seq", "d_seq of the dentry being stepped into"),
+    ("root_seq", "d_seq of root.dentry"),
+    ("m_seq", "mount_lock: no mount or umount since the walk began"),
+    ("r_seq", "rename_lock: no rename since the walk began"),
+]
 
 
-def frame_summary(nd, index, frame):
-    """One line of the symlink stack."""
-    done = frame["done"]
-    fn = int(done["fn"])
-    if fn:
-        callback = str(done["fn"]).split("<")[-1].rstrip(">") or hex(fn)
-        cookie = "{}({:#x})".format(callback, int(done["arg"]))
+def walk_from_arg(arg, command):
+    """The Walk an EXPR names, or that of the current task; and who owns it."""
+    if arg.strip():
+        walk.guest_stopped()
+        try:
+            pointer = gdb.parse_and_eval(arg)
+        except gdb.error as e:
+            raise gdb.GdbError("{}: cannot evaluate '{}': {}.".format(command, arg, e))
+        if pointer.type.strip_typedefs().code not in (gdb.TYPE_CODE_PTR, gdb.TYPE_CODE_INT):
+            raise gdb.GdbError("{}: '{}' is a {}, not a pointer to a struct "
+                               "nameidata.".format(command, arg, pointer.type))
+        owner = "at {:#x}".format(int(pointer))
     else:
-        cookie = "none"
-    return "  [{}] link {}  remnant \"{}\"  done {}  seq {}".format(
-        index, walk.dentry_path(frame["link"]["dentry"]),
-        walk.read_string(frame["name"]), cookie, int(frame["seq"]))
+        task = walk.current_task()
+        pointer = walk.current_nameidata(task)
+        owner = "of " + walk.task_name(task)
+    try:
+        return walk.Walk(pointer), owner
+    except gdb.MemoryError as e:
+        raise gdb.GdbError("{}: the guest's memory cannot be read ({}).".format(command, e))
+
+
+def seq_lines(w, names):
+    """The sequence counts, what each guards, and whether it still holds."""
+    nd = w.nd
+    now = {}
+    try:
+        if int(nd["path"]["dentry"]):
+            now["seq"] = walk.sequence_now(names.dentry(nd["path"]["dentry"])["d_seq"])
+        if int(nd["root"]["dentry"]):
+            now["root_seq"] = walk.sequence_now(names.dentry(nd["root"]["dentry"])["d_seq"])
+        now["m_seq"] = walk.sequence_now(gdb.parse_and_eval("mount_lock"))
+        now["r_seq"] = walk.sequence_now(gdb.parse_and_eval("rename_lock"))
+    except (gdb.error, gdb.MemoryError):
+        pass
+    lines = []
+    for field, meaning in SEQ_MEANINGS:
+        value = int(nd[field])
+        check = ""
+        if field in now and w.rcu:
+            check = ", unchanged" if now[field] == value else \
+                ", now {}: RCU-walk will fail its check".format(now[field])
+        lines.append("    {:<9}{:<6} {}{}".format(field + ":", value, meaning, check))
+    if not w.rcu:
+        lines.append("    (REF-walk: the walk holds references, the counts guard nothing now)")
+    return lines
+
+
+def show_nameidata(w, owner):
+    c = constants.get()
+    names = walk.Names()
+    nd = w.nd
+    last = nd["last"]
+    last_name = walk.read_string(last["name"], last["len"]) if int(last["name"]) else ""
+    lines = [
+        "nameidata {}, {}".format(owner, "RCU-walk" if w.rcu else "REF-walk"),
+        "  name: {}".format(w.name() or "(none)"),
+        "  path: {}".format(names.path(nd["path"])),
+        "  last: \"{}\" ({})".format(last_name, constants.last_type(nd["last_type"])),
+        "  root: {}".format(names.path(nd["root"])),
+        "  flags: {}".format(constants.lookup_flags(w.flags)),
+        "  state: {}".format(constants.nd_state(w.state)),
+        "  depth: {}".format(w.depth),
+        "  total_link_count: {} of {}".format(w.total_link_count, c.MAXSYMLINKS),
+        "  stack: {}".format(
+            "embedded ({} frames)".format(c.EMBEDDED_LEVELS) if w.embedded
+            else "heap array ({} frames)".format(c.MAXSYMLINKS)),
+        "  seq counts:",
+    ]
+    lines += seq_lines(w, names)
+    from symwalk_gdb import stack
+    lines += stack.frame_lines(w, names)
+    outer = w.outer()
+    while outer:
+        o = walk.Walk(outer)
+        lines.append("  nested in: nameidata at {:#x} of \"{}\", depth {}".format(
+            outer, o.name() or "", o.depth))
+        outer = o.outer()
+    gdb.write("\n".join(lines) + "\n")
 
 
 class LxNameidata(gdb.Command):
     """Show the path walk the current task is in (current->nameidata).
 
-lx-nameidata [EXPR]: print the walk in progress: the name looked up, where
-the walk stands (path), the component it works on (last), its depth in the
-symlink stack, the links it has followed so far (total_link_count, at most
-40) and each frame of the stack, bottom first: the link, the rest of the
-name to walk after it (remnant), its delayed_call (the "done" callback that
-releases the link body) and the d_seq sample it was taken with.
+lx-nameidata [EXPR]: print the walk in progress: the name looked up; where
+the walk stands (path) and the component it works on (last, with its
+LAST_* type); the root it resolves "/" and absolute links against; the
+LOOKUP_* flags and the ND_* state bits by name; whether it is in RCU-walk
+(no references taken, every step checked against sequence counts) or in
+REF-walk; the sequence counts and what each guards; the depth of the
+symlink stack, the links followed so far (total_link_count, at most
+MAXSYMLINKS: 40), whether the stack is still the 2 frames embedded in the
+nameidata or the heap array of 40; each frame (see lx-symlink-stack); and
+the outer walks it is nested in (nd->saved).
 EXPR is a struct nameidata pointer; without it, current->nameidata."""
 
     def __init__(self):
         super(LxNameidata, self).__init__("lx-nameidata", gdb.COMMAND_DATA)
 
     def invoke(self, arg, from_tty):
-        if arg.strip():
-            try:
-                nd = walk.as_nameidata(gdb.parse_and_eval(arg))
-            except gdb.error as e:
-                raise gdb.GdbError("lx-nameidata: cannot evaluate '{}': {}".format(arg, e))
-            owner = "at {:#x}".format(int(nd))
-        else:
-            task = walk.current_task()
-            nd = walk.current_nameidata(task)
-            owner = "of {} (pid {})".format(task["comm"].string(), int(task["pid"]))
-        try:
-            self.show(nd, owner)
-        except gdb.MemoryError:
-            raise gdb.GdbError("lx-nameidata: the nameidata {} cannot be read: "
-                               "is it a struct nameidata?".format(owner))
-
-    def show(self, nd, owner):
-        frames = walk.stack_frames(nd)
-        rcu = "RCU-walk" if int(nd["flags"]) & 0x40 else "REF-walk"
-        embedded = int(nd["stack"]) == int(nd["internal"].address)
-        last = nd["last"]
-        lines = [
-            "nameidata {}, {}".format(owner, rcu),
-            "  name: {}".format(walk.read_string(nd["name"]["name"])
-                                if int(nd["name"]) else "(none)"),
-            "  path: {}".format(walk.dentry_path(nd["path"]["dentry"])),
-            "  last: \"{}\" (last_type {})".format(
-                walk.read_string(last["name"], last["len"]) if int(last["name"]) else "",
-                int(nd["last_type"])),
-            "  root: {}".format(walk.dentry_path(nd["root"]["dentry"])),
-            "  flags: {:#x}  state: {:#x}".format(int(nd["flags"]), int(nd["state"])),
-            "  depth: {}".format(len(frames)),
-            "  total_link_count: {} of {}".format(int(nd["total_link_count"]),
-                                                  walk.MAXSYMLINKS),
-            "  stack: {}".format("embedded (2 frames)" if embedded
-                                 else "heap array ({} frames)".format(walk.MAXSYMLINKS)),
-        ]
-        lines += [frame_summary(nd, i, f) for i, f in enumerate(frames)]
-        gdb.write("\n".join(lines) + "\n")
+        w, owner = walk_from_arg(arg, "lx-nameidata")
+        show_nameidata(w, owner)
 
 
 LxNameidata()
+
+
+class LxNameidataFunc(gdb.Function):
+    """Return current->nameidata, the walk the current task is in.
+
+$lx_nameidata(): the struct nameidata pointer of the current task's walk,
+for expressions such as p $lx_nameidata()->last or
+p $lx_nameidata()->stack[0]; an error when no lookup is in progress."""
+
+    def __init__(self):
+        super(LxNameidataFunc, self).__init__("lx_nameidata")
+
+    def invoke(self):
+        return walk.current_nameidata()
+
+
+LxNameidataFunc()

@@ -1,22 +1,42 @@
 #
-# symwalk: reading the walk in progress (struct nameidata, struct saved)
+# symwalk: reading a path walk (struct nameidata, struct saved) from the guest
+#
+# Reads are bulk: a struct is fetched in one memory read and decoded in gdb,
+# so that a 40-frame stack costs a few dozen reads over the gdbstub, not
+# hundreds.
 #
 
 import gdb
 from linux import cpus, utils
 
+from symwalk_gdb import constants
+
 nameidata_type = utils.CachedType("struct nameidata")
+saved_type = utils.CachedType("struct saved")
+dentry_type = utils.CachedType("struct dentry")
+mount_type = utils.CachedType("struct mount")
+filename_type = utils.CachedType("struct filename")
 
-# fs/namei.c: the stack lives in nd->internal until it outgrows it, then in
-# a kmalloc'ed array of MAXSYMLINKS frames.
-MAXSYMLINKS = 40
+PATH_MAX = 4096
 
 
-def current_task():
-    """Return the task the guest's CPU is running (struct task_struct)."""
-    if gdb.selected_inferior().pid == 0:
-        raise gdb.GdbError("gdb is not attached to the guest: "
-                           "start it with 'make lab' or 'make run' + 'make gdb'.")
+def guest_stopped():
+    """Raise a one-sentence error unless gdb holds a stopped guest."""
+    thread = gdb.selected_thread()
+    if gdb.selected_inferior().pid == 0 or thread is None:
+        raise gdb.GdbError("gdb is not attached to the guest: start it with "
+                           "'make lab' or 'make run' + 'make gdb'.")
+    if thread.is_running():
+        raise gdb.GdbError("the guest is running: interrupt it (Ctrl-C) or wait "
+                           "for a breakpoint first.")
+
+
+def current_task(in_stop=False):
+    """The task the guest's CPU is running (struct task_struct). in_stop:
+    called from a breakpoint's stop(), where gdb counts the guest as still
+    running."""
+    if not in_stop:
+        guest_stopped()
     try:
         task = cpus.get_current_task(-1)
         task["pid"].fetch_lazy()
@@ -26,61 +46,234 @@ def current_task():
                            "booted far enough yet (continue to a later point).")
 
 
+def task_name(task):
+    return "{} (pid {})".format(task["comm"].string(), int(task["pid"]))
+
+
 def current_nameidata(task=None):
-    """Return the struct nameidata * of the walk the current task is in."""
+    """The struct nameidata * of the walk the current task is in."""
     task = task or current_task()
     nd = task["nameidata"]
     if int(nd) == 0:
         raise gdb.GdbError(
-            "no path lookup is in progress in {} (pid {}): "
-            "stop inside the walk first, e.g. with lx-walk-break.".format(
-                task["comm"].string(), int(task["pid"])))
+            "no path lookup is in progress in {}: stop inside the walk first, "
+            "e.g. with lx-walk-break.".format(task_name(task)))
     return nd
 
 
-def as_nameidata(value):
-    """Turn a gdb value (a pointer or an address) into struct nameidata *."""
-    return value.cast(nameidata_type.get_type().pointer())
+def fetch_bytes(pointer, target_type=None):
+    """Read *pointer in one go: (a gdb value that needs no more reads, its
+    bytes)."""
+    target_type = target_type or pointer.type.target()
+    data = bytes(gdb.selected_inferior().read_memory(int(pointer), target_type.sizeof))
+    return gdb.Value(data, target_type), data
 
 
-def read_string(ptr, length=None, limit=4096):
-    """Read a C string (or length bytes) from the guest in page-sized bulk
-    reads, or say why it cannot be read."""
-    addr = int(ptr)
-    if addr == 0:
-        return "(null)"
+def fetch(pointer, target_type=None):
+    """Read *pointer in one go; return a gdb value that needs no more reads."""
+    return fetch_bytes(pointer, target_type)[0]
+
+
+def read_string(address, length=None, limit=PATH_MAX):
+    """A C string (or length bytes) of the guest, read a page at a time."""
+    address = int(address)
+    if address == 0:
+        return None
     want = limit if length is None else int(length)
     inferior = gdb.selected_inferior()
     data = b""
-    try:
-        while len(data) < want:
-            chunk = min(want - len(data), 4096 - (addr + len(data)) % 4096)
-            data += inferior.read_memory(addr + len(data), chunk).tobytes()
-            if length is None and b"\0" in data:
-                break
-    except gdb.MemoryError:
-        return "(unreadable at {:#x})".format(addr)
+    while len(data) < want:
+        chunk = min(want - len(data), 4096 - (address + len(data)) % 4096)
+        data += inferior.read_memory(address + len(data), chunk).tobytes()
+        if length is None and b"\0" in data:
+            break
     if length is None:
         data = data.split(b"\0", 1)[0]
     return data.decode("utf-8", "backslashreplace")
 
 
-def dentry_path(dentry):
-    """Full path of a dentry up to the root of its mount."""
-    from linux import vfs
-    if int(dentry) == 0:
-        return "(no dentry)"
-    try:
-        return vfs.dentry_name(dentry) or "/"
-    except (gdb.error, gdb.MemoryError):
-        return "(unreadable dentry at {:#x})".format(int(dentry))
+def field_offset(struct_type, field):
+    """Offset in bytes of a field of a struct type."""
+    return struct_type[field].bitpos // 8
 
 
-def stack_frames(nd):
-    """The frames of the symlink stack, bottom (0) to top (depth - 1)."""
-    depth = int(nd["depth"])
-    if depth < 0 or depth > MAXSYMLINKS:
-        raise gdb.GdbError("this nameidata says depth {}, beyond MAXSYMLINKS "
-                           "({}): it is not a walk in progress.".format(
-                               depth, MAXSYMLINKS))
-    return [nd["stack"][i] for i in range(depth)]
+class Names:
+    """Dentry names and paths, cached for the life of one command."""
+
+    def __init__(self):
+        self.cache = {}
+
+    def _fetch(self, address, struct_type):
+        """(value, bytes) of the struct at address."""
+        key = (int(address), struct_type.name)
+        if key not in self.cache:
+            self.cache[key] = fetch_bytes(gdb.Value(int(address)).cast(struct_type.pointer()))
+        return self.cache[key]
+
+    def dentry(self, address):
+        return self._fetch(address, dentry_type.get_type())[0]
+
+    def name(self, address):
+        """The dentry's own name."""
+        d, data = self._fetch(address, dentry_type.get_type())
+        qstr = d["d_name"]
+        length = int(qstr["len"])
+        offset = field_offset(dentry_type.get_type(), "d_iname")
+        if int(qstr["name"]) == int(address) + offset:
+            return data[offset:offset + length].decode("utf-8", "backslashreplace")
+        return read_string(qstr["name"], length)
+
+    def path(self, path):
+        """The full path of a struct path, across mounts, as d_path() says it."""
+        dentry = int(path["dentry"])
+        if dentry == 0:
+            return "(none)"
+        if int(path["mnt"]) == 0:
+            return self.dentry_path(dentry)
+        struct_mount = mount_type.get_type()
+        mount_address = int(path["mnt"]) - field_offset(struct_mount, "mnt")
+        mount = self._fetch(mount_address, struct_mount)[0]
+        parts = []
+        for _ in range(PATH_MAX // 2):
+            if dentry == int(mount["mnt"]["mnt_root"]):
+                parent = int(mount["mnt_parent"])
+                if parent == mount_address:
+                    break
+                dentry = int(mount["mnt_mountpoint"])
+                mount_address = parent
+                mount = self._fetch(parent, struct_mount)[0]
+                continue
+            parent = int(self.dentry(dentry)["d_parent"])
+            if parent == dentry:
+                break
+            parts.append(self.name(dentry))
+            dentry = parent
+        return "/" + "/".join(reversed(parts))
+
+    def dentry_path(self, dentry):
+        """The path of a dentry up to the root of its filesystem."""
+        parts = []
+        dentry = int(dentry)
+        for _ in range(PATH_MAX // 2):
+            parent = int(self.dentry(dentry)["d_parent"])
+            if parent == dentry:
+                break
+            parts.append(self.name(dentry))
+            dentry = parent
+        return "/" + "/".join(reversed(parts))
+
+
+def sequence_now(seqcount):
+    """The current value of a seqcount_t, seqcount_spinlock_t or seqlock_t."""
+    value = seqcount
+    for _ in range(4):
+        fields = [f.name for f in value.type.strip_typedefs().fields()]
+        if "sequence" in fields:
+            return int(value["sequence"])
+        value = value["seqcount"]
+    raise gdb.GdbError("cannot read the sequence of a {}".format(seqcount.type))
+
+
+class Frame:
+    """One frame of the symlink stack (struct saved)."""
+
+    def __init__(self, index, saved, remnant):
+        self.index = index
+        self.saved = saved
+        self.link = saved["link"]
+        self.done_fn = int(saved["done"]["fn"])
+        self.done_arg = int(saved["done"]["arg"])
+        self.seq = int(saved["seq"])
+        # The rest of the name to walk once this link is done: an address
+        # (None when this frame keeps none, see Walk.remnant_slot()).
+        self.remnant = remnant
+
+
+class Walk:
+    """A struct nameidata of a walk in progress, read from the guest."""
+
+    def __init__(self, pointer):
+        c = constants.get()
+        self.address = int(pointer)
+        try:
+            self.nd = fetch(gdb.Value(self.address).cast(
+                nameidata_type.get_type().pointer()))
+        except gdb.MemoryError:
+            raise gdb.GdbError("{:#x} cannot be read: it is not the address of a "
+                               "struct nameidata.".format(self.address))
+        nd = self.nd
+        self.depth = int(nd["depth"])
+        self.total_link_count = int(nd["total_link_count"])
+        self.flags = int(nd["flags"])
+        self.state = int(nd["state"])
+        internal = self.address + field_offset(nameidata_type.get_type(), "internal")
+        self.embedded = int(nd["stack"]) == internal
+        problem = None
+        if not 0 <= self.depth <= c.MAXSYMLINKS:
+            problem = "its depth is {}, beyond MAXSYMLINKS ({})".format(
+                self.depth, c.MAXSYMLINKS)
+        elif not self.depth <= self.total_link_count <= c.MAXSYMLINKS + 1:
+            problem = "it counts {} links followed for a stack {} deep".format(
+                self.total_link_count, self.depth)
+        elif self.flags & ~sum(c.LOOKUP_FLAGS.values()):
+            problem = "its flags {:#x} are not LOOKUP_* flags".format(self.flags)
+        elif not self.embedded and int(nd["stack"]) < 0xffff800000000000:
+            problem = "its stack pointer {:#x} is not a kernel address".format(
+                int(nd["stack"]))
+        if problem:
+            raise gdb.GdbError("{:#x} is not a struct nameidata of a walk in "
+                               "progress: {}.".format(self.address, problem))
+        self.rcu = bool(self.flags & c.LOOKUP_FLAGS["LOOKUP_RCU"])
+        self.frames = self._read_frames()
+
+    def popped_frame(self):
+        """The frame put_link() just popped: it stays in memory above depth."""
+        c = constants.get()
+        size = c.EMBEDDED_LEVELS if self.embedded else c.MAXSYMLINKS
+        if self.depth >= size:
+            return None
+        address = int(self.nd["stack"]) + self.depth * saved_type.get_type().sizeof
+        saved = fetch(gdb.Value(address).cast(saved_type.get_type().pointer()))
+        return Frame(self.depth, saved, None)
+
+    def _read_frames(self):
+        if self.depth == 0:
+            return []
+        array = saved_type.get_type().array(self.depth - 1)
+        stack = fetch(self.nd["stack"].cast(array.pointer()), array)
+        slots = [int(stack[i]["name"]) for i in range(self.depth)]
+        base = self.remnant_base(slots[0])
+        frames = []
+        for i in range(self.depth):
+            slot = i - base
+            frames.append(Frame(i, stack[i], slots[slot] if slot >= 0 else None))
+        return frames
+
+    def name(self):
+        """The name being looked up (struct filename), or None."""
+        name = int(self.nd["name"])
+        if name == 0:
+            return None
+        return read_string(fetch(gdb.Value(name).cast(
+            filename_type.get_type().pointer()))["name"])
+
+    def remnant_base(self, slot0):
+        """Where link_path_walk() keeps the frames' remnants.
+
+        It stores them in stack[].name indexed by its own depth, which
+        starts at 0 on each call. Walking the original name, that is the
+        frame's own index. Walking the body of a trailing link (pushed by
+        lookup_last() or open_last_lookups(), which stores no remnant),
+        frame i's remnant is in stack[i - 1].name. The remnant of frame 0
+        pushed from the original name points into that name: anything
+        else says frame 0 is a trailing link."""
+        name = int(self.nd["name"])
+        if name == 0:
+            return 0
+        start = int(fetch(gdb.Value(name).cast(filename_type.get_type().pointer()))["name"])
+        length = len((self.name() or "").encode())
+        return 0 if start <= slot0 <= start + length else 1
+
+    def outer(self):
+        """The struct nameidata * of the walk this one is nested in, or 0."""
+        return int(self.nd["saved"])

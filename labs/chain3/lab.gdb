@@ -3,8 +3,6 @@ lx-walk-break symwalk-lab
 # The first push: l3, with "file" still to walk after it.
 continue
 lx-nameidata
-# l3's body "l2" is its last component: l3 is popped before l2 is pushed,
-# so the stack stays one frame deep while the link count grows.
-continue
-continue
-lx-nameidata
+# Follow the rest of the walk: l3 is popped before l2 is pushed, and l2
+# before l1, so the stack stays one frame deep while the count grows.
+lx-walk-trace

@@ -26,6 +26,14 @@ case("patterns met in order", [r"^  depth: 1$", r"^  depth: 3$"], [True, True])
 case("a pattern nothing matches is not met", [r"^  depth: 2$"], [False])
 case("order matters", [r"^  depth: 3$", r"^  depth: 1$"], [True, False])
 case("one line meets one pattern only", [r"depth", r"depth", r"depth"], [True, True, False])
+n += 1
+got = [m is not None for _, m in guest.check_lab_output(
+    ["^a", "console: ^stat x: ELOOP", "^b", "console: ^never"], OUTPUT, "boot\nstat x: ELOOP\n")]
+if got == [True, True, True, False]:
+    print("ok {} console patterns are matched against the console".format(n))
+else:
+    failed = True
+    print("not ok {} console patterns are matched against the console\n# got {}".format(n, got))
 for name in guest.lab_names():
     n += 1
     if guest.read_expectations(name):

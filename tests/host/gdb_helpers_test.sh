@@ -27,14 +27,28 @@ gdb_says "symwalk.py without the kernel's helpers asks for them" \
 	"load the kernel's helpers first" -ex "source gdb-scripts/symwalk.py"
 gdb_says "lx-nameidata before gdb is attached" \
 	"gdb is not attached to the guest" "${kernel[@]}" -ex "lx-nameidata"
-gdb_says "lx-nameidata with an expression that does not evaluate" \
-	"cannot evaluate 'no_such_symbol'" "${kernel[@]}" -ex "lx-nameidata no_such_symbol"
 gdb_says "lx-walk-break without a name" \
-	"name the process" "${kernel[@]}" -ex "lx-walk-break"
+	"name the process or the path" "${kernel[@]}" -ex "lx-walk-break"
 gdb_says "lx-walk-break with a name longer than a comm" \
 	"longer than the 15" "${kernel[@]}" -ex "lx-walk-break a-very-long-process-name"
-gdb_says "lx-walk-break sets its breakpoint in link_path_walk" \
-	"Breakpoint 1 at .*fs/namei.c" "${kernel[@]}" -ex "lx-walk-break symwalk-lab"
+gdb_says "lx-walk-break breaks where the kernel traces a push" \
+	"breakpoints 1, 2, 3 stop after each link pushed by process symwalk-lab" \
+	"${kernel[@]}" -ex "lx-walk-break symwalk-lab"
+gdb_says "lx-walk-break takes a path" \
+	"stop after each link pushed by lookups of /lab/x" "${kernel[@]}" -ex "lx-walk-break /lab/x"
+gdb_says "lx-symlink-stack before gdb is attached" \
+	"gdb is not attached to the guest" "${kernel[@]}" -ex "lx-symlink-stack"
+gdb_says "lx-walk-trace before gdb is attached" \
+	"gdb is not attached to the guest" "${kernel[@]}" -ex "lx-walk-trace"
+gdb_says "lx-lookup-flags decodes with the built kernel's values" \
+	"0x10051 = LOOKUP_FOLLOW|LOOKUP_PARENT|LOOKUP_RCU|LOOKUP_NO_SYMLINKS" \
+	"${kernel[@]}" -ex "lx-lookup-flags 0x10051"
+gdb_says "lx-lookup-flags names unknown bits in hex" \
+	"0x80000001 = LOOKUP_FOLLOW|0x80000000" "${kernel[@]}" -ex "lx-lookup-flags 0x80000001"
+gdb_says "lx-lookup-flags without a value" \
+	"give a value" "${kernel[@]}" -ex "lx-lookup-flags"
+gdb_says "\$lx_nameidata() before gdb is attached" \
+	"gdb is not attached to the guest" "${kernel[@]}" -ex "p \$lx_nameidata()"
 gdb_says "help lx-nameidata is the docstring" \
 	"Show the path walk the current task is in" "${kernel[@]}" -ex "help lx-nameidata"
 

@@ -1,0 +1,126 @@
+#
+# symwalk: lx-symlink-stack, the links the walk is in
+#
+
+import gdb
+
+from symwalk_gdb import walk
+
+# The delayed_call that releases a link body, and what its argument is.
+DONE_ARGS = {
+    "shmem_put_link": "folio",
+    "page_put_link": "folio",
+    "kfree_link": "body",
+}
+
+
+def symbol(address):
+    """The function at address, by name."""
+    try:
+        block = gdb.block_for_pc(address)
+        if block and block.function:
+            return block.function.name
+    except (RuntimeError, gdb.error):
+        pass
+    return "{:#x}".format(address)
+
+
+def describe_done(frame):
+    """The frame's delayed_call: the callback by name and its argument."""
+    if not frame.done_fn:
+        return "none (the body is the inode's i_link, nothing to release)"
+    fn = symbol(frame.done_fn)
+    kind = DONE_ARGS.get(fn, "arg")
+    arg = "{} {:#x}".format(kind, frame.done_arg)
+    if kind == "body":
+        try:
+            arg += " \"{}\"".format(walk.read_string(frame.done_arg, limit=256))
+        except gdb.MemoryError:
+            pass
+    return "{}({})".format(fn, arg)
+
+
+def describe_seq(w, frame, names):
+    if not w.rcu:
+        return "{} (REF-walk now: the link is held by reference, seq is not checked)".format(
+            frame.seq)
+    now = walk.sequence_now(names.dentry(frame.link["dentry"])["d_seq"])
+    if now == frame.seq:
+        return "{} (the link's d_seq still matches)".format(frame.seq)
+    return "{} (the link's d_seq is now {}: legitimizing it will fail)".format(frame.seq, now)
+
+
+def remnant_text(w, frame, top_pending):
+    if frame.remnant is None:
+        return "(none: a trailing link, finished when its body is)"
+    if top_pending and frame.index == w.depth - 1:
+        return "(not stored yet: link_path_walk() stores it when pick_link() returns)"
+    text = walk.read_string(frame.remnant)
+    return "\"{}\"".format(text)
+
+
+def remnant_pending():
+    """Whether the stop is inside step_into()/pick_link(), before
+    link_path_walk() stored the remnant of the frame just pushed."""
+    try:
+        frame = gdb.selected_frame()
+        while frame is not None:
+            name = frame.name()
+            if name in ("pick_link", "step_into", "walk_component", "reserve_stack"):
+                return True
+            if name == "link_path_walk":
+                return False
+            frame = frame.older()
+    except gdb.error:
+        pass
+    return False
+
+
+def frame_lines(w, names, brief=False):
+    """One block per frame, bottom (0) to top."""
+    lines = []
+    pending = remnant_pending()
+    for f in w.frames:
+        link = names.path(f.link)
+        lines.append("  [{}] link {}".format(f.index, link))
+        if brief:
+            continue
+        lines.append("      remnant: {}".format(remnant_text(w, f, pending)))
+        lines.append("      done: {}".format(describe_done(f)))
+        lines.append("      seq: {}".format(describe_seq(w, f, names)))
+    return lines
+
+
+class LxSymlinkStack(gdb.Command):
+    """Show the symlink stack of the current walk, bottom frame first.
+
+lx-symlink-stack [EXPR]: one block per link the walk is in (struct saved):
+its index; the link, by its full path; the remnant, what is left of the
+name to walk once the link's body is done; the delayed_call that releases
+the link body when the frame is popped (the "cookie" of the 2015 design):
+none for a body kept in the inode (i_link), shmem_put_link and its folio
+for a tmpfs body in the page cache, kfree_link and its buffer for a body
+built on the fly such as /proc/self; and the d_seq sample of the link
+dentry, which RCU-walk checks when it leaves for REF-walk (it means nothing
+for a frame pushed in REF-walk).
+A trailing link (the last component of the name or of another link's
+body) keeps no remnant: link_path_walk() stores the remnants of the links
+it meets one slot lower while it walks a trailing link's body.
+EXPR is a struct nameidata pointer; without it, current->nameidata."""
+
+    def __init__(self):
+        super(LxSymlinkStack, self).__init__("lx-symlink-stack", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        from symwalk_gdb import nameidata
+        w, owner = nameidata.walk_from_arg(arg, "lx-symlink-stack")
+        lines = ["symlink stack of the walk {}: depth {}, {} links followed, {}".format(
+            owner, w.depth, w.total_link_count,
+            "embedded frames" if w.embedded else "heap array")]
+        if not w.frames:
+            lines.append("  (empty: the walk is in no link)")
+        lines += frame_lines(w, walk.Names())
+        gdb.write("\n".join(lines) + "\n")
+
+
+LxSymlinkStack()
