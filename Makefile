@@ -15,7 +15,7 @@ GDB_PORT  ?= 1234
 LAB       ?=
 BATCH     ?=
 
-GUEST_TESTS := $(patsubst guest/tests/%.c,$(GUEST_BIN)/tests/%,$(wildcard guest/tests/*.c))
+GUEST_TESTS := $(patsubst guest/tests/%.c,$(GUEST_BIN)/tests/%,$(filter-out guest/tests/fuzz_walk.c,$(wildcard guest/tests/*.c)))
 # The kernel's own selftests, built from the patched tree: the series' own
 # and openat2's.
 SELFTESTS   := $(TREE)/tools/testing/selftests
@@ -27,7 +27,7 @@ GUEST_CFLAGS := -static -O2 -Wall -Werror -I$(TREE)/tools/testing/selftests
 
 GUEST := python3 scripts/guest.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)
 
-.PHONY: help deps tree refresh-patches kernel initramfs run gdb lab labs check clean distclean
+.PHONY: help deps tree refresh-patches kernel initramfs run gdb lab labs check bench clean distclean
 
 help:
 	@echo "symwalk: the kernel's symlink walk, documented, traced and steppable in gdb"
@@ -35,6 +35,7 @@ help:
 	@echo "  make lab [LAB=name] [BATCH=1]  boot the guest paused, attach gdb, stop in the walk"
 	@echo "  make labs                      list the labs"
 	@echo "  make check                     build everything and run every test"
+	@echo "  make bench                     the gdb helpers' cost on a 40-frame stack (not a test)"
 	@echo
 	@echo "  make deps             install the Debian packages symwalk uses (those missing)"
 	@echo "  make tree             unpack $(TARBALL) into $(TREE) and apply patches/"
@@ -98,6 +99,9 @@ lab: kernel initramfs
 
 labs:
 	@$(GUEST) labs
+
+bench: kernel initramfs
+	@python3 scripts/bench.py
 
 check: kernel initramfs
 	@python3 scripts/check.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)

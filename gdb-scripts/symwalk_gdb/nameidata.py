@@ -75,7 +75,9 @@ def show_nameidata(w, owner):
         "  name: {}".format(w.name() or "(none)"),
         "  path: {}".format(names.path(nd["path"])),
         "  last: \"{}\" ({})".format(last_name, constants.last_type(nd["last_type"])),
-        "  root: {}".format(names.path(nd["root"])),
+        "  root: {}".format(names.path(nd["root"]) if int(nd["root"]["dentry"])
+                            else "(not set: set_root() runs at the first absolute "
+                                 "name or link, or \"..\")"),
         "  flags: {}".format(constants.lookup_flags(w.flags)),
         "  state: {}".format(constants.nd_state(w.state)),
         "  depth: {}".format(w.depth),

@@ -74,8 +74,14 @@ def fetch(pointer, target_type=None):
     return fetch_bytes(pointer, target_type)[0]
 
 
+# Bytes per read of a string: most names are short, and a read must not
+# cross into a page that may not be mapped.
+STRING_CHUNK = 128
+
+
 def read_string(address, length=None, limit=PATH_MAX):
-    """A C string (or length bytes) of the guest, read a page at a time."""
+    """A C string (or length bytes) of the guest, read in small chunks that
+    never cross a page boundary."""
     address = int(address)
     if address == 0:
         return None
@@ -83,7 +89,8 @@ def read_string(address, length=None, limit=PATH_MAX):
     inferior = gdb.selected_inferior()
     data = b""
     while len(data) < want:
-        chunk = min(want - len(data), 4096 - (address + len(data)) % 4096)
+        chunk = min(want - len(data), STRING_CHUNK,
+                    4096 - (address + len(data)) % 4096)
         data += inferior.read_memory(address + len(data), chunk).tobytes()
         if length is None and b"\0" in data:
             break

@@ -1,0 +1,3 @@
+# A link to stop at.
+mkdir dir
+ln -s dir link

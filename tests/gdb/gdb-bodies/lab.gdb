@@ -1,0 +1,5 @@
+lx-walk-break symwalk-lab
+continue
+lx-symlink-stack
+continue
+lx-symlink-stack

@@ -1,0 +1,2 @@
+mkdir dir
+ln -s dir link
