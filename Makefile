@@ -15,7 +15,7 @@ GDB_PORT  ?= 1234
 LAB       ?=
 BATCH     ?=
 
-GUEST_TESTS := $(patsubst guest/tests/%.c,$(GUEST_BIN)/tests/%,$(filter-out guest/tests/fuzz_walk.c,$(wildcard guest/tests/*.c)))
+GUEST_TESTS := $(patsubst guest/tests/%.c,$(GUEST_BIN)/tests/%,$(wildcard guest/tests/*.c))
 # The kernel's own selftests, built from the patched tree: the series' own
 # and openat2's.
 SELFTESTS   := $(TREE)/tools/testing/selftests
@@ -27,7 +27,7 @@ GUEST_CFLAGS := -static -O2 -Wall -Werror -I$(TREE)/tools/testing/selftests
 
 GUEST := python3 scripts/guest.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)
 
-.PHONY: help deps tree refresh-patches kernel initramfs run gdb lab labs check bench clean distclean
+.PHONY: help deps tree refresh-patches kernel initramfs run gdb lab labs check bench series-check clean distclean
 
 help:
 	@echo "symwalk: the kernel's symlink walk, documented, traced and steppable in gdb"
@@ -36,6 +36,7 @@ help:
 	@echo "  make labs                      list the labs"
 	@echo "  make check                     build everything and run every test"
 	@echo "  make bench                     the gdb helpers' cost on a 40-frame stack (not a test)"
+	@echo "  make series-check              each patch: git am on pristine, kernel build, checkpatch"
 	@echo
 	@echo "  make deps             install the Debian packages symwalk uses (those missing)"
 	@echo "  make tree             unpack $(TARBALL) into $(TREE) and apply patches/"
@@ -72,6 +73,11 @@ $(GUEST_BIN)/tests/%: guest/tests/%.c $(HARNESS)
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 
+# The differential fuzzer links the userspace model of the walk (model/).
+MODEL_FILES := $(wildcard model/*.c model/*.h)
+$(GUEST_BIN)/tests/fuzz_walk: guest/tests/fuzz_walk.c $(MODEL_FILES) $(HARNESS)
+	@$(MAKE) -s -C model guest OUT=$(abspath $(@D)) KSELFTEST=$(abspath $(SELFTESTS))
+
 $(GUEST_BIN)/tests/ksft-namei-%: $(SELFTESTS)/namei/%.c $(HARNESS)
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
@@ -99,6 +105,9 @@ lab: kernel initramfs
 
 labs:
 	@$(GUEST) labs
+
+series-check: tree
+	@scripts/series-check.sh $(TREE) patches $(FRAGMENT) $(BUILD)/series-check
 
 bench: kernel initramfs
 	@python3 scripts/bench.py

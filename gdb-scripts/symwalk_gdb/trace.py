@@ -6,7 +6,7 @@ import re
 
 import gdb
 
-from symwalk_gdb import source, walk
+from symwalk_gdb import constants, source, walk
 
 # The namei tracepoints whose call sites the trace stops at.
 EVENTS = r"namei_(link_push|link_pop|stack_spill|eloop|unlazy|unlazy_next|jump_root|jump_link)"
@@ -21,27 +21,32 @@ def stack_summary(w, names):
 
 def describe(event, call, w, names):
     """One line for an event, from the walk as it stands at its trace call."""
+    c = constants.get()
     mode = "RCU-walk" if w.rcu else "REF-walk"
     if event == "namei_link_push":
         top = w.frames[-1] if w.frames else None
         link = names.path(top.link) if top else "?"
         return "push  [{}] {}  ({} of {} links, {})".format(
-            w.depth - 1, link, w.total_link_count, 40, mode)
+            w.depth - 1, link, w.total_link_count, c.MAXSYMLINKS, mode)
     if event == "namei_link_pop":
         # put_link() has lowered depth: the frame popped sits just above it.
         popped = w.popped_frame()
         return "pop   [{}] {}".format(w.depth, names.path(popped.link) if popped else "")
     if event == "namei_stack_spill":
-        return "spill the 2 embedded frames to a heap array of 40 ({})".format(mode)
+        return "spill the {} embedded frames to a heap array of {} ({})".format(
+            c.EMBEDDED_LEVELS, c.MAXSYMLINKS, mode)
     if event == "namei_eloop":
         reason = re.search(r"NAMEI_ELOOP_(\w+)", call)
         if "NAMEI_ELOOP_NO_SYMLINKS" in call and "NAMEI_ELOOP_NOSYMFOLLOW" in call:
-            reason = "NO_SYMLINKS" if w.flags & 0x10000 else "NOSYMFOLLOW"
+            # pick_link()'s site: the flag tells which of the two it is.
+            no_symlinks = w.flags & c.LOOKUP_FLAGS["LOOKUP_NO_SYMLINKS"]
+            reason = "NO_SYMLINKS" if no_symlinks else "NOSYMFOLLOW"
         else:
             reason = reason.group(1) if reason else "?"
         return "ELOOP ({}) after {} links".format(reason.lower(), w.total_link_count)
     if event in ("namei_unlazy", "namei_unlazy_next"):
-        ok = ", true," in call.replace(" ", " ")
+        # The call site says which outcome it traces.
+        ok = ", true," in call
         return "leave RCU-walk: {} (in {})".format(
             "references taken, going on in REF-walk" if ok
             else "failed, the walk restarts in REF-walk", caller_name())

@@ -131,18 +131,19 @@ class Names:
         return read_string(qstr["name"], length)
 
     def path(self, path):
-        """The full path of a struct path, across mounts, as d_path() says it."""
+        """The full path of a struct path, across mounts, as d_path() says
+        it; without a mount, up to the root of the dentry's filesystem."""
         dentry = int(path["dentry"])
         if dentry == 0:
             return "(none)"
-        if int(path["mnt"]) == 0:
-            return self.dentry_path(dentry)
         struct_mount = mount_type.get_type()
-        mount_address = int(path["mnt"]) - field_offset(struct_mount, "mnt")
-        mount = self._fetch(mount_address, struct_mount)[0]
+        mount = None
+        if int(path["mnt"]):
+            mount_address = int(path["mnt"]) - field_offset(struct_mount, "mnt")
+            mount = self._fetch(mount_address, struct_mount)[0]
         parts = []
         for _ in range(PATH_MAX // 2):
-            if dentry == int(mount["mnt"]["mnt_root"]):
+            if mount is not None and dentry == int(mount["mnt"]["mnt_root"]):
                 parent = int(mount["mnt_parent"])
                 if parent == mount_address:
                     break
@@ -150,18 +151,6 @@ class Names:
                 mount_address = parent
                 mount = self._fetch(parent, struct_mount)[0]
                 continue
-            parent = int(self.dentry(dentry)["d_parent"])
-            if parent == dentry:
-                break
-            parts.append(self.name(dentry))
-            dentry = parent
-        return "/" + "/".join(reversed(parts))
-
-    def dentry_path(self, dentry):
-        """The path of a dentry up to the root of its filesystem."""
-        parts = []
-        dentry = int(dentry)
-        for _ in range(PATH_MAX // 2):
             parent = int(self.dentry(dentry)["d_parent"])
             if parent == dentry:
                 break

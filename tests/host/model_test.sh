@@ -1,0 +1,5 @@
+#!/bin/bash
+# The userspace model of the walk: its unit tests (TAP), built and run on
+# the host against the host kernel's own answers.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+exec make -s -C "$top/model" test OUT="$top/build/model"
