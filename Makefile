@@ -27,7 +27,7 @@ GUEST_CFLAGS := -static -O2 -Wall -Werror -I$(TREE)/tools/testing/selftests
 
 GUEST := python3 scripts/guest.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)
 
-.PHONY: help deps tree refresh-patches kernel initramfs run gdb lab labs check bench series-check clean distclean
+.PHONY: help deps tree refresh-patches kernel initramfs run gdb lab labs check bench series-check debug-kernel debug-check clean distclean
 
 help:
 	@echo "symwalk: the kernel's symlink walk, documented, traced and steppable in gdb"
@@ -37,6 +37,8 @@ help:
 	@echo "  make check                     build everything and run every test"
 	@echo "  make bench                     the gdb helpers' cost on a 40-frame stack (not a test)"
 	@echo "  make series-check              each patch: git am on pristine, kernel build, checkpatch"
+	@echo "  make debug-check               a LOCKDEP/PROVE_RCU/KASAN kernel, every namei event on:"
+	@echo "                                 guest tests and labs, then no splat in any console"
 	@echo
 	@echo "  make deps             install the Debian packages symwalk uses (those missing)"
 	@echo "  make tree             unpack $(TARBALL) into $(TREE) and apply patches/"
@@ -109,6 +111,14 @@ labs:
 series-check: tree
 	@scripts/series-check.sh $(TREE) patches $(FRAGMENT) $(BUILD)/series-check
 
+KBUILD_DEBUG := $(BUILD)/kbuild-debug
+
+debug-kernel: tree
+	@scripts/kernel.sh $(TREE) $(KBUILD_DEBUG) $(FRAGMENT) config/debug.config
+
+debug-check: debug-kernel initramfs
+	@python3 scripts/check.py --debug --kbuild $(KBUILD_DEBUG) --initramfs $(INITRAMFS)
+
 bench: kernel initramfs
 	@python3 scripts/bench.py
 
@@ -122,7 +132,7 @@ include $(MK_FRAGMENTS)
 endif
 
 clean:
-	rm -rf $(KBUILD) $(GUEST_BIN) $(BUILD)/run $(BUILD)/gen_init_cpio $(INITRAMFS) $(INITRAMFS).list
+	rm -rf $(KBUILD) $(BUILD)/kbuild-debug $(BUILD)/series-check $(BUILD)/model $(BUILD)/docs $(GUEST_BIN) $(BUILD)/run $(BUILD)/gen_init_cpio $(INITRAMFS) $(INITRAMFS).list
 
 distclean:
 	@if [ -d $(TREE)/.git ]; then scripts/tree.sh --check-only $(TARBALL) $(TREE) patches; fi

@@ -54,7 +54,10 @@ def tail(path, lines=CONSOLE_TAIL):
 class Guest:
     """One QEMU run of the kernel and initramfs."""
 
-    def __init__(self, kbuild, initramfs):
+    def __init__(self, kbuild, initramfs, append=""):
+        """append: more kernel command line for every boot; slower: how
+        many times longer than usual the guest may take."""
+        self.append = append
         self.kbuild = kbuild
         self.bzimage = os.path.join(kbuild, "arch/x86/boot/bzImage")
         self.vmlinux = os.path.join(kbuild, "vmlinux")
@@ -68,7 +71,8 @@ class Guest:
         (and QEMU's monitor, Ctrl-a c) on this terminal."""
         cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "256M", "-no-reboot",
                "-kernel", self.bzimage, "-initrd", self.initramfs,
-               "-append", "console=ttyS0 nokaslr panic=-1 quiet " + append]
+               "-append", " ".join(filter(None, ["console=ttyS0 nokaslr panic=-1 quiet",
+                                                  self.append, append]))]
         if console is None:
             cmd += ["-nographic"]
         else:

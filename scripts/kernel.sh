@@ -1,23 +1,30 @@
 #!/bin/bash
 # Configure (tinyconfig + the fragment) and build the kernel out of tree.
 #
-# usage: kernel.sh TREE KBUILD FRAGMENT
+# usage: kernel.sh TREE KBUILD FRAGMENT...
 set -euo pipefail
 
-tree=$1 kbuild=$2 fragment=$3
+tree=$1 kbuild=$2
+shift 2
+fragments=("$@")
 die() { echo "kernel: $*" >&2; exit 1; }
 kmake() { make -s -C "$tree" O="$(realpath "$kbuild")" "$@"; }
 
 mkdir -p "$kbuild"
 # Configure anew only when the fragment changed: kbuild then rebuilds what
 # the new .config touches, and nothing when it did not change.
-if [[ ! -f $kbuild/.config || $fragment -nt $kbuild/.config ]]; then
-	echo "kernel: configuring tinyconfig + $fragment"
+stale=
+[[ -f $kbuild/.config ]] || stale=1
+for fragment in "${fragments[@]}"; do
+	[[ $fragment -nt $kbuild/.config ]] && stale=1
+done
+if [[ -n $stale ]]; then
+	echo "kernel: configuring tinyconfig + ${fragments[*]}"
 	kmake tinyconfig >/dev/null
 	KCONFIG_CONFIG=$kbuild/.config "$tree"/scripts/kconfig/merge_config.sh \
-		-m -O "$kbuild" "$kbuild/.config" "$fragment" >/dev/null
+		-m -O "$kbuild" "$kbuild/.config" "${fragments[@]}" >/dev/null
 	kmake olddefconfig
-	# Every line of the fragment must have survived Kconfig's dependencies.
+	# Every line of the fragments must have survived Kconfig's dependencies.
 	lost=0
 	while IFS= read -r line; do
 		[[ $line =~ ^(CONFIG_[A-Z0-9_]+)=(.*)$ ]] || continue
@@ -27,10 +34,10 @@ if [[ ! -f $kbuild/.config || $fragment -nt $kbuild/.config ]]; then
 		else
 			grep -qx "$sym=$val" "$kbuild/.config" && continue
 		fi
-		echo "kernel: $sym=$val from $fragment did not make it into .config" >&2
+		echo "kernel: $sym=$val from ${fragments[*]} did not make it into .config" >&2
 		lost=1
-	done <"$fragment"
-	[[ $lost -eq 0 ]] || { rm -f "$kbuild/.config"; die "fix $fragment (a dependency is missing)"; }
+	done < <(cat "${fragments[@]}")
+	[[ $lost -eq 0 ]] || { rm -f "$kbuild/.config"; die "fix ${fragments[*]} (a dependency is missing)"; }
 fi
 
 echo "kernel: building in $kbuild with -j$(nproc)"

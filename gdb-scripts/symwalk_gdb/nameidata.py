@@ -41,6 +41,8 @@ def walk_from_arg(arg, command):
 def seq_lines(w, names):
     """The sequence counts, what each guards, and whether it still holds."""
     nd = w.nd
+    if int(nd["path"]["dentry"]) == 0:
+        return ["    (none sampled yet: path_init() has not set the walk up)"]
     now = {}
     try:
         if int(nd["path"]["dentry"]):
