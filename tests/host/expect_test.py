@@ -34,6 +34,24 @@ if got == [True, True, True, False]:
 else:
     failed = True
     print("not ok {} console patterns are matched against the console\n# got {}".format(n, got))
+import check  # noqa: E402
+
+SPLATS = [
+    "[    3.1] WARNING: CPU: 0 PID: 33 at fs/namei.c:700 put_link+0x1/0x2",
+    "[    3.1] BUG: KASAN: slab-use-after-free in namei_trace_copy+0x10/0x20",
+    "[    3.1] WARNING: possible circular locking dependency detected",
+    "[    3.1] =============================",
+    "[    3.1] WARNING: suspicious RCU usage",
+]
+CLEAN = ["ok 1 stat: 2000 cases, 0 mismatches", "symwalk: end fuzz_walk rc=0"]
+n += 1
+missed = [line for line in SPLATS if not check.SPLAT.search(line)]
+false = [line for line in CLEAN if check.SPLAT.search(line)]
+if missed or false:
+    failed = True
+    print("not ok {} the debug run's splat filter\n# missed {}, false {}".format(n, missed, false))
+else:
+    print("ok {} the debug run's splat filter catches BUG, WARNING, lockdep, KASAN, RCU".format(n))
 for name in guest.lab_names():
     n += 1
     if guest.read_expectations(name):
