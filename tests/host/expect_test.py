@@ -40,7 +40,6 @@ SPLATS = [
     "[    3.1] WARNING: CPU: 0 PID: 33 at fs/namei.c:700 put_link+0x1/0x2",
     "[    3.1] BUG: KASAN: slab-use-after-free in namei_trace_copy+0x10/0x20",
     "[    3.1] WARNING: possible circular locking dependency detected",
-    "[    3.1] =============================",
     "[    3.1] WARNING: suspicious RCU usage",
 ]
 CLEAN = ["ok 1 stat: 2000 cases, 0 mismatches", "symwalk: end fuzz_walk rc=0"]
