@@ -87,7 +87,7 @@ symwalk-lab."""
 
     def invoke(self, arg, from_tty):
         usage = ("lx-walk-break: name the process or the path, e.g. "
-                 "lx-walk-break symwalk-lab or lx-walk-break /lab/chain3/l3/file")
+                 "lx-walk-break symwalk-lab or lx-walk-break /lab/01-chain/l3/file")
         words = gdb.string_to_argv(arg)
         depth = None
         if len(words) >= 2 and words[-2] == "-d":

@@ -77,7 +77,7 @@ def show_nameidata(w, owner):
         "  name: {}".format(w.name() or "(none)"),
         "  path: {}".format(names.path(nd["path"])),
         "  last: \"{}\" ({})".format(last_name, constants.last_type(nd["last_type"])),
-        "  root: {}".format(names.path(nd["root"]) if int(nd["root"]["dentry"])
+        "  root: {}".format(names.path(nd["root"]) if int(nd["root"]["mnt"])
                             else "(not set: set_root() runs at the first absolute "
                                  "name or link, or \"..\")"),
         "  flags: {}".format(constants.lookup_flags(w.flags)),
@@ -138,7 +138,9 @@ p $lx_nameidata()->stack[0]; an error when no lookup is in progress."""
         super(LxNameidataFunc, self).__init__("lx_nameidata")
 
     def invoke(self):
-        return walk.current_nameidata()
+        # Also evaluated in breakpoint conditions, while gdb deems the guest
+        # running.
+        return walk.current_nameidata(in_stop=True)
 
 
 LxNameidataFunc()

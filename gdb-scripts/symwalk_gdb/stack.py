@@ -4,7 +4,7 @@
 
 import gdb
 
-from symwalk_gdb import walk
+from symwalk_gdb import source, walk
 
 # The delayed_call that releases a link body, and what its argument is.
 DONE_ARGS = {
@@ -28,7 +28,7 @@ def symbol(address):
 def describe_done(frame):
     """The frame's delayed_call: the callback by name and its argument."""
     if not frame.done_fn:
-        return "none (the body is the inode's i_link, nothing to release)"
+        return "none (nothing to release: a body in the inode's i_link, or none at all)"
     fn = symbol(frame.done_fn)
     kind = DONE_ARGS.get(fn, "arg")
     arg = "{} {:#x}".format(kind, frame.done_arg)
@@ -50,42 +50,51 @@ def describe_seq(w, frame, names):
     return "{} (the link's d_seq is now {}: legitimizing it will fail)".format(frame.seq, now)
 
 
-def remnant_text(w, frame, top_pending):
+def remnant_text(w, frame, top_state):
+    if frame.index == w.depth - 1 and top_state == "pending":
+        return "(not stored yet: link_path_walk() stores it when pick_link() returns)"
+    if frame.index == w.depth - 1 and top_state == "none":
+        return "(none: a trailing link or a pure jump, which keep no remnant)"
     if frame.remnant is None:
         return "(none: a trailing link, finished when its body is)"
-    if top_pending and frame.index == w.depth - 1:
-        return "(not stored yet: link_path_walk() stores it when pick_link() returns)"
     text = walk.read_string(frame.remnant)
     return "\"{}\"".format(text)
 
 
-def remnant_pending():
-    """Whether the stop is inside step_into()/pick_link(), before
-    link_path_walk() stored the remnant of the frame just pushed."""
+def top_frame_state():
+    """Where the stop is, for the remnant of the frame on top: "pending"
+    inside pick_link() and what it calls, before link_path_walk() stores
+    it; "none" at pick_link()'s own namei_link_push calls (a trailing link
+    or a pure jump); None elsewhere."""
     try:
         frame = gdb.selected_frame()
         while frame is not None:
             name = frame.name()
-            if name in ("pick_link", "step_into", "walk_component", "reserve_stack"):
-                return True
+            if name == "pick_link":
+                line = frame.find_sal().line
+                sites = {int(loc.rsplit(":", 1)[1])
+                         for loc, _, _ in source.trace_calls("namei_link_push")}
+                return "none" if line in sites else "pending"
+            if name in ("reserve_stack", "nd_alloc_stack", "nd_jump_root", "nd_jump_link"):
+                return "pending"
             if name == "link_path_walk":
-                return False
+                return None
             frame = frame.older()
     except gdb.error:
         pass
-    return False
+    return None
 
 
 def frame_lines(w, names, brief=False):
     """One block per frame, bottom (0) to top."""
     lines = []
-    pending = remnant_pending()
+    top_state = top_frame_state()
     for f in w.frames:
         link = names.path(f.link)
         lines.append("  [{}] link {}".format(f.index, link))
         if brief:
             continue
-        lines.append("      remnant: {}".format(remnant_text(w, f, pending)))
+        lines.append("      remnant: {}".format(remnant_text(w, f, top_state)))
         lines.append("      done: {}".format(describe_done(f)))
         lines.append("      seq: {}".format(describe_seq(w, f, names)))
     return lines

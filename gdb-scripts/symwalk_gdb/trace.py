@@ -99,6 +99,7 @@ class Tracer:
         self.nd = int(nd)
         self.steps = 0
         self.failure = None
+        self.last_stop = None
 
     def ours(self):
         task = walk.current_task(in_stop=True)
@@ -109,6 +110,11 @@ class Tracer:
             if not self.ours():
                 return False
             w = walk.Walk(self.nd)
+            # gdb may report one breakpoint hit twice: a step is a change.
+            stop = (event, call, w.depth, w.total_link_count, w.flags)
+            if stop == self.last_stop:
+                return False
+            self.last_stop = stop
             names = walk.Names()
             self.steps += 1
             gdb.write("{:>3}. {}\n{}\n".format(self.steps, describe(event, call, w, names),

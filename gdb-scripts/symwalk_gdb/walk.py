@@ -20,23 +20,23 @@ filename_type = utils.CachedType("struct filename")
 PATH_MAX = 4096
 
 
-def guest_stopped():
-    """Raise a one-sentence error unless gdb holds a stopped guest."""
+def guest_stopped(in_stop=False):
+    """Raise a one-sentence error unless gdb holds a stopped guest. in_stop:
+    called from a breakpoint's stop() or condition, where gdb counts the
+    guest as still running."""
     thread = gdb.selected_thread()
     if gdb.selected_inferior().pid == 0 or thread is None:
         raise gdb.GdbError("gdb is not attached to the guest: start it with "
                            "'make lab' or 'make run' + 'make gdb'.")
-    if thread.is_running():
+    if not in_stop and thread.is_running():
         raise gdb.GdbError("the guest is running: interrupt it (Ctrl-C) or wait "
                            "for a breakpoint first.")
 
 
 def current_task(in_stop=False):
-    """The task the guest's CPU is running (struct task_struct). in_stop:
-    called from a breakpoint's stop(), where gdb counts the guest as still
-    running."""
-    if not in_stop:
-        guest_stopped()
+    """The task the guest's CPU is running (struct task_struct); in_stop as
+    for guest_stopped()."""
+    guest_stopped(in_stop)
     try:
         task = cpus.get_current_task(-1)
         task["pid"].fetch_lazy()
@@ -50,9 +50,9 @@ def task_name(task):
     return "{} (pid {})".format(task["comm"].string(), int(task["pid"]))
 
 
-def current_nameidata(task=None):
+def current_nameidata(task=None, in_stop=False):
     """The struct nameidata * of the walk the current task is in."""
-    task = task or current_task()
+    task = task or current_task(in_stop)
     nd = task["nameidata"]
     if int(nd) == 0:
         raise gdb.GdbError(
@@ -156,7 +156,14 @@ class Names:
                 break
             parts.append(self.name(dentry))
             dentry = parent
-        return "/" + "/".join(reversed(parts))
+        return "/" + "/".join(reversed(parts)) + self._deleted(path["dentry"])
+
+    def _deleted(self, dentry):
+        """" (deleted)" for an unlinked dentry, as d_path() says it."""
+        d = self.dentry(dentry)
+        if int(d["d_parent"]) != int(dentry) and int(d["d_hash"]["pprev"]) == 0:
+            return " (deleted)"
+        return ""
 
 
 def sequence_now(seqcount):

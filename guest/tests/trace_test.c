@@ -228,7 +228,7 @@ TEST_F(trace, magic_link_jumps_with_nd_jump_link)
 	const char *const events[] = {
 		"namei_lookup_start: name=\"/proc/self/fd/",
 		"namei_link_push: depth=1 links=1 link=\"self\" body=\"",
-		/* the pid directory refuses RCU-walk in its ->d_revalidate() */
+		/* the pid directory is not in the dcache: lookup_fast() leaves RCU-walk */
 		"namei_unlazy: depth=1 legitimized=1 caller=lookup_fast",
 		/* /proc/self: an allocated body, freed by kfree_link */
 		"namei_link_pop: depth=0 link=\"self\" done=kfree_link mode=ref",

@@ -1,0 +1,73 @@
+# Sphinx configuration of symwalk's documentation site.
+#
+# The sources Sphinx reads are assembled in build/docs/src by
+# scripts/docs/gen.py: the hand-written pages of this folder, the pages
+# generated from the labs, the gdb helpers, the tracepoint header and the
+# patch series, and the patched kernel's own path-lookup page. This file is
+# the configuration (sphinx-build -c Documentation).
+
+import ast
+import os
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TREE = os.environ.get("SYMWALK_TREE", os.path.join(TOP, "build", "linux"))
+
+# The kernel's own Sphinx extensions, from the patched tree.
+sys.path.insert(0, os.path.join(TREE, "Documentation", "sphinx"))
+
+project = "symwalk"
+author = "symwalk"
+copyright = "symwalk contributors; kernel text GPL-2.0"
+release = version = ""
+
+extensions = [
+    "kerneldoc",        # .. kernel-doc:: from the patched tree
+    "automarkup",       # function() -> link to its kernel-doc, as the kernel does
+]
+
+kerneldoc_bin = os.path.join(TREE, "scripts", "kernel-doc")
+kerneldoc_srctree = TREE
+
+
+def kernel_c_id_attributes():
+    """The C attributes (__user, __init, ...) the kernel's conf.py tells
+    Sphinx's C domain to skip, read from the patched tree, not copied."""
+    with open(os.path.join(TREE, "Documentation", "conf.py")) as f:
+        tree = ast.parse(f.read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "c_id_attributes"
+                for t in node.targets):
+            return ast.literal_eval(node.value)
+    return []
+
+
+c_id_attributes = kernel_c_id_attributes()
+
+master_doc = "index"
+source_suffix = ".rst"
+exclude_patterns = []
+templates_path = []
+pygments_style = "sphinx"
+highlight_language = "none"
+primary_domain = "c"
+
+html_theme = "alabaster"
+html_title = "symwalk"
+html_static_path = ["_static"]
+html_css_files = ["symwalk.css"]
+html_theme_options = {
+    "description": "the kernel's symlink walk, documented, traced and "
+                   "steppable in gdb",
+    "page_width": "1100px",
+    "sidebar_width": "240px",
+    "fixed_sidebar": True,
+    "show_relbars": True,
+}
+html_sidebars = {"**": ["about.html", "navigation.html", "searchbox.html"]}
+html_show_sourcelink = False
+html_last_updated_fmt = None
+
+# Paths and names are quoted as they are typed: no typographic quotes.
+smartquotes = False

@@ -1,0 +1,20 @@
+# The lookups are relative: path_init() does not jump to the root, so
+# nd_jump_root() is reached only through an absolute link.
+break nd_jump_root if $_streq($lx_current().comm, "symwalk-lab")
+# 1. abs/file: "abs" has been pushed; its body starts with "/". The walk
+#    stands in the link's directory and has no root yet.
+continue
+bt 3
+p $lx_nameidata()->depth
+p $lx_dentry_name($lx_nameidata()->path.dentry)
+p $lx_nameidata()->root.dentry
+# 2. After the jump, once link_path_walk() has stored the remnant "file".
+lx-walk-break symwalk-lab
+continue
+lx-nameidata
+# 3. root/lab/...: the body "/" and nothing after it: a pure jump.
+continue
+lx-walk-trace
+# 4. root, as the last component.
+continue
+lx-walk-trace

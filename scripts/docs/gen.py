@@ -1,0 +1,679 @@
+#!/usr/bin/python3
+"""Assemble the Sphinx sources of symwalk's site in build/docs/src.
+
+usage: gen.py --tree build/linux --data build/docs/data --out build/docs/src
+
+  - the hand-written pages of Documentation/ (linked, not copied);
+  - the labs: one page per labs/NAME/, which includes labs/NAME/lab.rst
+    and adds the lab's fixture, gdb steps, traced walk and picture;
+  - the gdb helper reference, from the helpers' docstrings and a real session;
+  - the tracepoint reference, from include/trace/events/namei.h of the
+    patched tree and real trace output;
+  - the series walkthrough, from patches/*.patch;
+  - the patched tree's Documentation/filesystems/path-lookup.rst and a page
+    of the kernel-doc of fs/namei.c;
+  - the pictures of the symlink stack: graphviz files from the walk data,
+    rendered to SVG with dot.
+"""
+import argparse
+import fnmatch
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+DOC = os.path.join(TOP, "Documentation")
+sys.path.insert(0, HERE)
+
+import helpers  # noqa: E402
+import series  # noqa: E402
+import tracepoints  # noqa: E402
+import walkdata  # noqa: E402
+
+NOT_SOURCES = ("conf.py", "_static")
+GEN = "_gen"
+
+
+class GenError(Exception):
+    pass
+
+
+# -- reStructuredText -------------------------------------------------------
+
+def esc(text):
+    """Text as reST shows it literally in a paragraph."""
+    return re.sub(r"([\\*`_|\[\]<>])", r"\\\1", text)
+
+
+def title(text, char="="):
+    return "{}\n{}\n\n".format(text, char * max(len(text), 4))
+
+
+def block(text, language="text", indent="   ", quoted=False):
+    """A code block; quoted=True marks text quoted from a patch, which the
+    function-name check leaves out (scripts/docs/check_functions.py)."""
+    body = "\n".join((indent + line) if line.strip() else "" for line in
+                     text.rstrip("\n").expandtabs(8).split("\n"))
+    return ".. code-block:: {}\n{}\n{}\n\n".format(
+        language, "   :class: quoted\n" if quoted else "", body or indent + "(empty)")
+
+
+def literal(text):
+    text = text.replace("``", "`\u200b`")
+    return "``{}``".format(text) if text.strip() else "``\u00a0``"
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def load_yaml(path):
+    import yaml
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        return yaml.safe_load(f) or {}
+
+
+def relative(path):
+    return os.path.relpath(path, TOP)
+
+
+def clean_paths(text):
+    """Output as a reader's checkout would show it: paths from the top."""
+    return text.replace(TOP + "/", "")
+
+
+# -- the hand-written pages -------------------------------------------------
+
+def link_handwritten(out):
+    for root, dirs, files in os.walk(DOC):
+        dirs[:] = [d for d in dirs if d not in NOT_SOURCES]
+        for name in files:
+            if not name.endswith(".rst"):
+                continue
+            src = os.path.join(root, name)
+            dst = os.path.join(out, os.path.relpath(src, DOC))
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            os.symlink(src, dst)
+
+
+# -- pictures ---------------------------------------------------------------
+
+class Pictures:
+    """dot sources written under _gen/pictures, rendered in one dot run."""
+
+    def __init__(self, out):
+        self.dir = os.path.join(out, GEN, "pictures")
+        os.makedirs(self.dir, exist_ok=True)
+        self.sources = []
+
+    def add(self, name, dot):
+        path = os.path.join(self.dir, name + ".dot")
+        with open(path, "w") as f:
+            f.write(dot)
+        self.sources.append(path)
+        return "/{}/pictures/{}.svg".format(GEN, name)
+
+    def render(self):
+        if not shutil.which("dot"):
+            raise GenError("dot is missing: install Debian's graphviz "
+                           "(scripts/deps.sh graphviz)")
+        for path in self.sources:
+            svg = path[:-4] + ".svg"
+            proc = subprocess.run(["dot", "-Tsvg", "-o", svg, path],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            if proc.returncode != 0 or not os.path.exists(svg):
+                raise GenError("dot failed on {}: {}".format(
+                    path, proc.stdout.decode(errors="replace").strip()))
+
+
+def elide(states, head=6, tail=5):
+    """A long walk's states: the first and the last ones, with a box that
+    says how many were left out between them."""
+    if len(states) <= head + tail + 1:
+        return states
+    gap = walkdata.State([], states[head].heap, states[head].mode, states[head].links,
+                         states[head].event, "\u2026 {} more steps \u2026".format(
+                             len(states) - head - tail))
+    gap.elided = True
+    return states[:head] + [gap] + states[-tail:]
+
+
+def strip(states, caption, per_row=3):
+    """A dot graph of states, per_row to a row, in walk order."""
+    lines = ['digraph walk {',
+             '  graph [fontname="{}", fontsize=11, label="{}", labelloc=b, '
+             'nodesep=0.25, ranksep=0.3, newrank=true];'.format(
+                 walkdata.FONT, walkdata.esc(caption)),
+             '  node [shape=plaintext, fontname="{}", fontsize=10];'.format(walkdata.FONT),
+             '  edge [color="#777777", arrowsize=0.6];']
+    for i, state in enumerate(states):
+        if getattr(state, "elided", False):
+            lines.append('  s{} [shape=box, style="rounded,dashed", label="{}"];'.format(
+                i, walkdata.esc(state.caption)))
+        else:
+            lines.append("  s{} [label={}];".format(i, walkdata.table(state)))
+    for row_start in range(0, len(states), per_row):
+        row = ["s{}".format(i) for i in range(row_start, min(row_start + per_row, len(states)))]
+        lines.append("  { rank=same; " + "; ".join(row) + "; }")
+    for i in range(1, len(states)):
+        same_row = i % per_row != 0
+        lines.append("  s{} -> s{}{};".format(
+            i - 1, i, "" if same_row else " [constraint=false, style=dashed]"))
+        if not same_row:
+            lines.append("  s{} -> s{} [style=invis];".format(i - per_row, i))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+# -- walk data --------------------------------------------------------------
+
+def load_walks(data):
+    path = os.path.join(data, "walks.txt")
+    if not os.path.exists(path):
+        raise GenError("{} is missing: run scripts/docs/capture.py (make docs does)".format(
+            relative(path)))
+    with open(path, errors="replace") as f:
+        return walkdata.parse(f.read())
+
+
+def lookup_text(events, head=14, tail=8):
+    """A walk's events, from the event name on (the task, CPU, flags and
+    time columns are left out); a long walk keeps its first and last lines."""
+    lines = [e.short() for e in events]
+    if len(lines) > head + tail + 1:
+        lines = lines[:head] + ["[... {} more events ...]".format(
+            len(lines) - head - tail)] + lines[-tail:]
+    return "\n".join(lines) + "\n"
+
+
+def moments(records, pictures, out):
+    """The key moments of the stack, each a short strip of states from one
+    of the scenario's walks, and each walk's events."""
+    def states_of(walk):
+        if walk not in records:
+            raise GenError("the walk data has no walk '{}': see "
+                           "guest/scenarios/docs-walks.sh".format(walk))
+        events = records[walk].lookup()
+        write(os.path.join(out, GEN, "walks", walk + ".trace"), lookup_text(events))
+        return walkdata.stack_states(events)
+
+    def find(states, test, what):
+        for i, s in enumerate(states):
+            if test(i, s):
+                return i
+        raise GenError("the walk data shows no {}: see guest/scenarios/docs-walks.sh".format(what))
+
+    def push(s, depth=None):
+        return s.event.name == "namei_link_push" and (
+            depth is None or s.event.int("depth") == depth)
+
+    nest = states_of("nest")
+    second = find(nest, lambda i, s: push(s, 2) and not s.heap, "second push")
+    first = find(nest, lambda i, s: push(s, 1), "first push")
+    spill = find(nest, lambda i, s: s.event.name == "namei_stack_spill", "spill")
+    third = find(nest, lambda i, s: i > spill and push(s), "push after the spill")
+    chain = states_of("chain")
+    pop = find(chain, lambda i, s: s.event.name == "namei_link_pop" and i + 1 < len(chain)
+               and push(chain[i + 1]), "pop before a push")
+    jump = states_of("jump")
+    jmp = find(jump, lambda i, s: s.event.name == "namei_jump_root", "jump to the root")
+    magic = states_of("magic")
+    mjmp = find(magic, lambda i, s: s.event.name == "namei_jump_link", "magic jump")
+    loop = states_of("loop")
+    eloop = find(loop, lambda i, s: s.event.name == "namei_eloop", "ELOOP")
+    for walk in ("unlazy",):
+        if walk in records:
+            write(os.path.join(out, GEN, "walks", walk + ".trace"),
+                  lookup_text(records[walk].lookup()))
+
+    plan = {
+        "embedded": (nest[first:second + 1], "n1/f: two pushes fill the 2 embedded frames"),
+        "spill": (nest[second:third + 1],
+                  "n1/f: the third push moves the stack to the heap"),
+        "trailing-pop": (chain[pop - 1:pop + 2],
+                         "c3/e: c3 is popped before c2 is pushed"),
+        "jump": (jump[jmp:jmp + 3], "abs/e/f: the absolute link jumps to the root"),
+        "magic": (magic[mjmp:mjmp + 3], "/proc/self/cwd: a magic link jumps"),
+        "eloop": (loop[eloop - 2:eloop + 1], "loop: the 41st link is ELOOP"),
+        "nest": (walkdata.key_states(nest), "n1/f, every step"),
+    }
+    for name, (states, caption) in plan.items():
+        pictures.add("moment-" + name, strip(states, caption))
+
+
+# -- labs -------------------------------------------------------------------
+
+def adornments(text):
+    """The section underline characters of a reST text, in order of use."""
+    chars = []
+    lines = text.split("\n")
+    for prev, line in zip(lines, lines[1:]):
+        s = line.rstrip()
+        if prev.strip() and len(s) >= 3 and len(set(s)) == 1 and s[0] in "=-~^*#+\"'`:.":
+            if len(s) >= len(prev.rstrip()) and s[0] not in chars:
+                chars.append(s[0])
+    return chars
+
+
+GDB_BOOT_NOISE = re.compile(
+    r"^(0x[0-9a-f]+ in \?\? \(\)|Hardware assisted breakpoint \d+ at |Breakpoint \d+ at "
+    r"0x[0-9a-f]+: file \S+/(init/main|kernel/sys)\.c|Breakpoint \d+, (start_kernel|"
+    r"__x64_sys_prctl) |\d+\t|\s*$)")
+
+
+def gdb_log_tail(log):
+    """The lab's gdb output, without the lines of the boot to the lab's
+    start (start_kernel, then the lab process's prctl())."""
+    lines = log.rstrip("\n").split("\n")
+    while lines and GDB_BOOT_NOISE.match(lines[0]):
+        lines.pop(0)
+    return clean_paths("\n".join(lines))
+
+
+def lab_pages(records, data, pictures, out):
+    labs_dir = os.path.join(TOP, "labs")
+    names = sorted(d for d in os.listdir(labs_dir)
+                   if os.path.isfile(os.path.join(labs_dir, d, "setup.sh")))
+    page_dir = os.path.join(out, "labs")
+    entries = []
+    for name in names:
+        lab = os.path.join(labs_dir, name)
+        narrative = os.path.join(lab, "lab.rst")
+        rel = lambda p: os.path.relpath(p, page_dir)  # noqa: E731
+        text = [".. This page is generated by scripts/docs/gen.py from labs/{0}/.\n\n".format(
+            name)]
+        if os.path.exists(narrative):
+            with open(narrative) as f:
+                chars = adornments(f.read())
+            text.append(".. include:: {}\n\n".format(rel(narrative)))
+        else:
+            # Said loudly, and tests/host/docs_test.sh fails on it, but the
+            # rest of the site still builds.
+            print("docs: labs/{}/lab.rst is missing: the lab's page has no "
+                  "narrative".format(name), file=sys.stderr)
+            chars = ["="]
+            text.append(title("Lab {}".format(name)))
+            text.append(".. admonition:: No narrative yet\n   :class: missing-narrative\n\n"
+                        "   ``labs/{}/lab.rst`` is missing: this page shows only what "
+                        "the lab's files and its run give.\n\n".format(name))
+        section = chars[1] if len(chars) > 1 else next(c for c in "-~^" if c not in chars)
+
+        record = records.get("lab:" + name)
+        with open(os.path.join(lab, "trigger")) as f:
+            trigger = f.read()
+        walks = record.lookups_named(trigger) if record else []
+        text.append(title("The walk, traced", section))
+        if walks:
+            text.append(
+                "The lab's trigger, run in the guest with the namei events enabled (see "
+                ":doc:`/tracepoints`). Each box is the symlink stack after one event, "
+                "top frame first; green is the frame just pushed, red the one just "
+                "popped.\n\n")
+            for n, events in enumerate(walks):
+                path = events[0]["name"]
+                states = elide(walkdata.key_states(walkdata.stack_states(events)))
+                svg = pictures.add("lab-{}-{}".format(name, n), strip(
+                    states, "the symlink stack along the lookup of {}".format(path)))
+                trace = "/{}/labs/{}-{}.trace".format(GEN, name, n)
+                write(os.path.join(out, trace.lstrip("/")), lookup_text(events))
+                text.append(".. figure:: {}\n   :alt: the symlink stack along the lookup "
+                            "of {}\n   :width: 100%\n\n".format(svg, path))
+                text.append("The events of the lookup of ``{}``:\n\n".format(path))
+                text.append(".. literalinclude:: {}\n   :language: text\n\n".format(trace))
+        else:
+            text.append("No lookup of the lab's trigger touched the symlink stack.\n\n")
+
+        text.append(title("The fixture and the lookup", section))
+        text.append("``labs/{0}/setup.sh`` builds the fixture in ``/lab/{0}`` of the "
+                    "guest:\n\n".format(name))
+        text.append(".. literalinclude:: {}\n   :language: sh\n\n".format(
+            rel(os.path.join(lab, "setup.sh"))))
+        text.append("``labs/{}/trigger`` is the lookup gdb waits for:\n\n".format(name))
+        text.append(".. literalinclude:: {}\n   :language: sh\n\n".format(
+            rel(os.path.join(lab, "trigger"))))
+
+        text.append(title("In gdb", section))
+        text.append("``make lab LAB={0}`` boots the guest paused, attaches gdb and runs "
+                    "``labs/{0}/lab.gdb``:\n\n".format(name))
+        text.append(".. literalinclude:: {}\n   :language: text\n\n".format(
+            rel(os.path.join(lab, "lab.gdb"))))
+        log = os.path.join(data, "lab-{}.gdb.log".format(name))
+        if os.path.exists(log):
+            with open(log, errors="replace") as f:
+                text.append("What gdb printed, in ``make lab LAB={} BATCH=1`` as the "
+                            "documentation's build ran it:\n\n".format(name))
+                text.append(block(gdb_log_tail(f.read())))
+        if os.path.exists(os.path.join(lab, "expect")):
+            text.append("``make check`` runs the lab the same way and checks the output "
+                        "against ``labs/{}/expect``:\n\n".format(name))
+            text.append(".. literalinclude:: {}\n   :language: text\n\n".format(
+                rel(os.path.join(lab, "expect"))))
+        write(os.path.join(page_dir, name + ".rst"), "".join(text))
+        entries.append(name)
+
+    index = [title("Labs"),
+             "Each lab is a short story about one walk: a fixture of links in the guest, "
+             "one lookup, and the gdb steps that stop in it. Run one with ``make lab "
+             "LAB=name``, or without a terminal with ``make lab LAB=name BATCH=1``; "
+             "``make labs`` lists them.\n\n",
+             ".. toctree::\n   :maxdepth: 1\n\n"]
+    index += ["   {}\n".format(n) for n in entries]
+    write(os.path.join(page_dir, "index.rst"), "".join(index))
+
+
+# -- gdb helpers ------------------------------------------------------------
+
+def helper_page(data, out):
+    found = helpers.find_helpers(os.path.join(TOP, "gdb-scripts"))
+    session_file = os.path.join(data, "gdb-session.json")
+    with open(session_file) as f:
+        transcript = json.load(f)
+    config = load_yaml(os.path.join(DOC, "helper-examples.yaml"))
+    session_len = len(config.get("session") or [])
+
+    text = [".. This page is generated by scripts/docs/gen.py.\n\n",
+            title("gdb helpers"),
+            "``gdb-scripts/symwalk.py`` loads symwalk's helpers into gdb, after the "
+            "kernel's own ``lx-*`` helpers (``build/kbuild/vmlinux-gdb.py``); ``make lab`` "
+            "and ``make gdb`` load both. The helpers read the walk through "
+            "``current->nameidata``, never through a frame's locals, which the "
+            "compiler optimizes out.\n\n"
+            "Each entry below is generated from the helper's class in "
+            "``gdb-scripts/symwalk_gdb/``: its docstring is gdb's ``help`` text. The "
+            "examples are real: the documentation's build boots the guest on "
+            "``guest/scenarios/docs-gdb.sh``, which looks up ``n1/f`` through "
+            "``n1 -> n2/e``, ``n2 -> n3/e`` and ``n3 -> dir``, stops it after its "
+            "third push (three frames, the stack on the heap) and runs the commands of "
+            "``Documentation/helper-examples.yaml``.\n\n"]
+    text.append(".. list-table::\n   :header-rows: 1\n   :widths: 30 70\n\n"
+                "   * - helper\n     - what it does\n")
+    for h in found:
+        text.append("   * - :ref:`{} <helper-{}>`\n     - {}\n".format(
+            esc(h.title), h.name, esc(h.summary)))
+    text.append("\n")
+
+    for h in found:
+        kind = {"command": "gdb command", "function": "gdb convenience function",
+                "parameter": "gdb parameter"}[h.kind]
+        text.append(".. _helper-{}:\n\n".format(h.name))
+        text.append(title(h.title, "-"))
+        text.append("{}\n\n".format(esc(h.summary)))
+        text.append(":Kind: {}\n:Defined in: ``gdb-scripts/symwalk_gdb/{}.py``, class "
+                    "``{}``\n\n".format(kind, h.module, h.cls))
+        if h.details:
+            text.append(block(h.details))
+        shown = []
+        for i, entry in enumerate(transcript):
+            if h.uses(entry["command"]):
+                if i < session_len:
+                    # The session: from this command to the stop it set up.
+                    shown = transcript[i:session_len]
+                    break
+                shown.append(entry)
+        if shown:
+            text.append(title("Example", "~"))
+            out_text = "".join("(gdb) {}\n{}".format(e["command"], e["output"])
+                               for e in shown)
+            text.append(block(clean_paths(out_text)))
+        else:
+            text.append("*The documentation's gdb session did not run this helper.*\n\n")
+    write(os.path.join(out, "helpers.rst"), "".join(text))
+
+
+# -- tracepoints ------------------------------------------------------------
+
+def call_sites(tree, system):
+    """{event: [(function, file, line)]} from the trace_<event>() calls of
+    the patched tree."""
+    proc = subprocess.run(["git", "-C", tree, "grep", "-n", "-E",
+                           r"\btrace_{}_\w+\(".format(system), "--", "fs/*.c"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    sites = {}
+    files = {}
+    for line in proc.stdout.decode(errors="replace").splitlines():
+        path, number, code = line.split(":", 2)
+        m = re.search(r"\btrace_({}_\w+)\(".format(system), code)
+        if not m:
+            continue
+        if path not in files:
+            with open(os.path.join(tree, path), errors="replace") as f:
+                files[path] = f.read().split("\n")
+        lines = files[path]
+        function = None
+        for i in range(int(number) - 1, -1, -1):
+            fm = re.match(r"^[A-Za-z_].*?\b(\w+)\s*\(", lines[i])
+            if fm and not lines[i].startswith(("#", "}")) and not lines[i].rstrip().endswith(";"):
+                function = fm.group(1)
+                break
+        sites.setdefault(m.group(1), []).append((function, path, int(number)))
+    return sites
+
+
+def tracepoint_page(tree, records, out):
+    header = os.path.join(tree, "include", "trace", "events", "namei.h")
+    if not os.path.exists(header):
+        raise GenError("{} is missing: the series' tracepoint patch is not applied".format(
+            relative(header)))
+    with open(header) as f:
+        source = f.read()
+    system = tracepoints.trace_system(source) or "namei"
+    events, classes = tracepoints.parse(source)
+    sites = call_sites(tree, system)
+
+    order = ["nest", "chain", "jump", "magic", "unlazy", "loop"]
+    order += [k for k in records if k not in order]
+    examples = {}
+    for key in order:
+        if key not in records:
+            continue
+        for e in records[key].lookup():
+            ex = examples.setdefault(e.name, [])
+            if len(ex) < 2 and (not ex or ex[0][1].args != e.args):
+                ex.append((key, e))
+
+    text = [".. This page is generated by scripts/docs/gen.py.\n\n",
+            title("Tracepoints"),
+            "The series adds the trace system ``{0}`` "
+            "(``include/trace/events/{0}.h``): one event for each step that "
+            "changes the walk's state. Enable them all with::\n\n"
+            "   echo 1 > /sys/kernel/tracing/events/{0}/enable\n\n"
+            "and read ``/sys/kernel/tracing/trace``. Names are copied into the "
+            "events with a bounded loop (at most 63 bytes): in RCU-walk a concurrent "
+            "rename may change them.\n\n"
+            "This page is generated from the header of the patched tree; each "
+            "event's call sites come from ``fs/namei.c``, and its example lines are "
+            "real: the trace of the walks of ``guest/scenarios/docs-walks.sh``, "
+            "captured when the site was built.\n\n".format(system)]
+    first = next((e for _, e in examples.get("namei_link_push", [])), None) or next(
+        (ex[0][1] for ex in examples.values()), None)
+    if first:
+        text.append("A line of the trace starts with the task and its pid, the CPU, the "
+                    "irq and preemption flags and the time; the examples below leave these "
+                    "columns out. A whole line, as the trace buffer has it:\n\n")
+        text.append(block(first.text()))
+    text.append(".. list-table::\n   :header-rows: 1\n   :widths: 30 70\n\n"
+                "   * - event\n     - prints\n")
+    for ev in events:
+        text.append("   * - :ref:`{0} <event-{0}>`\n     - {1}\n".format(
+            ev.name, literal(ev.printk_format.replace('\\"', '"'))))
+    text.append("\n")
+    for ev in events:
+        text.append(".. _event-{}:\n\n".format(ev.name))
+        text.append(title(ev.name, "-"))
+        if ev.comment:
+            text.append(esc(ev.comment) + "\n\n")
+        fields = []
+        if ev.cls:
+            fields.append(":Class: ``{}``".format(ev.cls))
+        where = sites.get(ev.name, [])
+        if where:
+            fields.append(":Fired from: " + ", ".join(
+                "{}() (``{}:{}``)".format(fn, path, line) if fn else
+                "``{}:{}``".format(path, line) for fn, path, line in where))
+        fields.append(":Enable: ``echo 1 > /sys/kernel/tracing/events/{}/{}/enable``".format(
+            system, ev.name))
+        text.append("\n".join(fields) + "\n\n")
+        if ev.proto:
+            text.append(block("TP_PROTO({})".format(ev.proto), "c"))
+        text.append(".. list-table::\n   :header-rows: 1\n   :widths: 25 35 40\n\n"
+                    "   * - field\n     - C type\n     - printed as\n")
+        for fl in ev.fields:
+            text.append("   * - {}\n     - {}\n     - {}\n".format(
+                literal(fl.name), literal(fl.ctype),
+                literal(fl.printed_as + "=") if fl.printed_as else "(not printed)"))
+        text.append("\n")
+        text.append("Format: {}\n\n".format(literal(ev.printk_format.replace('\\"', '"'))))
+        ex = examples.get(ev.name)
+        if ex:
+            text.append("Example, from the walk{} {}:\n\n".format(
+                "s" if len({k for k, _ in ex}) > 1 else "",
+                ", ".join(sorted({"``{}``".format(records[k].path() or k) for k, _ in ex}))))
+            text.append(block("\n".join(e.short() for _, e in ex)))
+        else:
+            text.append("*No walk of the documentation's scenario fired this event.*\n\n")
+    write(os.path.join(out, "tracepoints.rst"), "".join(text))
+
+
+# -- the series -------------------------------------------------------------
+
+def review_items(patch, config):
+    items = []
+    for key, checks in (config.get("subjects") or {}).items():
+        if key.lower() == patch.subject.lower():
+            items += checks
+    paths = [p for p, _, _, _ in patch.files()]
+    for pattern, checks in (config.get("files") or {}).items():
+        if any(fnmatch.fnmatch(p, pattern) for p in paths):
+            items += checks
+    items += config.get("every patch") or []
+    return items
+
+
+def series_pages(out):
+    cover, patches = series.read_series(os.path.join(TOP, "patches"))
+    config = load_yaml(os.path.join(DOC, "review.yaml"))
+    page_dir = os.path.join(out, "series")
+    if not patches:
+        raise GenError("patches/ holds no patch")
+    index = [".. This page is generated by scripts/docs/gen.py from patches/.\n\n",
+             title("The series, patch by patch")]
+    index.append("The kernel side of symwalk is a series of {} patches on Debian's "
+                 "``linux-source-6.12``, kept in ``patches/`` as ``git format-patch`` "
+                 "writes them; ``make tree`` applies it to ``build/linux``. This "
+                 "walkthrough gives each patch a page for review: its purpose (the "
+                 "commit message), its diff file by file, and what a reviewer should "
+                 "check.\n\n".format(len(patches)))
+    index.append(".. list-table::\n   :header-rows: 1\n   :widths: 8 62 30\n\n"
+                 "   * - #\n     - subject\n     - files\n")
+    for p in patches:
+        files = p.files()
+        index.append("   * - {}\n     - :doc:`{}`\n     - {} file{}, +{} -{}\n".format(
+            p.number or "", p.stem, len(files), "" if len(files) == 1 else "s",
+            sum(a for _, _, a, _ in files), sum(r for _, _, _, r in files)))
+    index.append("\n")
+    if cover:
+        message = re.split(r"\n-- \n", cover.message)[0].rstrip()
+        index.append(title("The cover letter", "-"))
+        index.append("``patches/{}``, subject *{}*:\n\n".format(cover.file, esc(cover.subject)))
+        index.append(block(message, quoted=True))
+    index.append(".. toctree::\n   :hidden:\n\n")
+    index += ["   {}\n".format(p.stem) for p in patches]
+    write(os.path.join(page_dir, "index.rst"), "".join(index))
+
+    for p in patches:
+        message, trailers = p.message_signoffs()
+        text = [".. This page is generated by scripts/docs/gen.py from patches/{}.\n\n".format(
+            p.file)]
+        label = "{}/{}".format(p.number, p.total) if p.total else p.stem[:4]
+        text.append(title("{} {}".format(label, p.subject)))
+        text.append(":Patch: ``patches/{}``\n".format(p.file))
+        if trailers:
+            text.append(":Trailers: {}\n".format("; ".join(esc(t) for t in trailers)))
+        text.append("\n")
+        text.append(title("Purpose", "-"))
+        text.append(block(message, quoted=True))
+        text.append(title("What to check", "-"))
+        for item in review_items(p, config):
+            text.append("- {}\n".format(item.strip()))
+        text.append("\n")
+        text.append(title("The diff", "-"))
+        if p.diffstat:
+            text.append(block(p.diffstat))
+        for path, diff, added, removed in p.files():
+            text.append(title("{} (+{} -{})".format(path, added, removed), "~"))
+            text.append(block(diff, "diff", quoted=True))
+        write(os.path.join(page_dir, p.stem + ".rst"), "".join(text))
+
+
+# -- the kernel's pages -----------------------------------------------------
+
+def kernel_pages(tree, out):
+    src = os.path.join(tree, "Documentation", "filesystems", "path-lookup.rst")
+    if not os.path.exists(src):
+        raise GenError("{} is missing: run make tree".format(relative(src)))
+    dst_dir = os.path.join(out, "filesystems")
+    os.makedirs(dst_dir, exist_ok=True)
+    shutil.copyfile(src, os.path.join(dst_dir, "path-lookup.rst"))
+    with open(src) as f:
+        has_internal = re.search(r"^\.\. kernel-doc:: fs/namei\.c\s*\n\s+:internal:",
+                                 f.read(), re.M)
+    text = [".. This page is generated by scripts/docs/gen.py.\n\n",
+            title("fs/namei.c: kernel-doc")]
+    if has_internal:
+        text.append("The kernel-doc of the functions internal to ``fs/namei.c`` ends the "
+                    "patched :doc:`path-lookup` page. Here are those ``fs/namei.c`` exports "
+                    "to the rest of the kernel, from the patched tree through the "
+                    "kernel's own ``kernel-doc`` Sphinx extension.\n\n")
+        text.append(".. kernel-doc:: fs/namei.c\n   :export:\n\n")
+    else:
+        text.append("The kernel-doc of ``fs/namei.c`` in the patched tree, through the "
+                    "kernel's own ``kernel-doc`` Sphinx extension.\n\n")
+        text.append(title("Internal functions", "-"))
+        text.append(".. kernel-doc:: fs/namei.c\n   :internal:\n\n")
+        text.append(title("Exported functions", "-"))
+        text.append(".. kernel-doc:: fs/namei.c\n   :export:\n\n")
+    write(os.path.join(dst_dir, "namei-api.rst"), "".join(text))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tree", required=True)
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    tree = os.path.abspath(args.tree)
+    out = os.path.abspath(args.out)
+    try:
+        if os.path.isdir(out):
+            shutil.rmtree(out)
+        os.makedirs(out)
+        link_handwritten(out)
+        records = load_walks(args.data)
+        pictures = Pictures(out)
+        for name in sorted(os.listdir(os.path.join(DOC, "pictures"))):
+            if name.endswith(".dot"):
+                with open(os.path.join(DOC, "pictures", name)) as f:
+                    pictures.add(name[:-4], f.read())
+        moments(records, pictures, out)
+        lab_pages(records, args.data, pictures, out)
+        helper_page(args.data, out)
+        tracepoint_page(tree, records, out)
+        series_pages(out)
+        kernel_pages(tree, out)
+        pictures.render()
+    except GenError as e:
+        print("docs: {}".format(e), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

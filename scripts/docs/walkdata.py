@@ -1,0 +1,317 @@
+"""The walk data of the documentation: the namei trace events that
+guest/scenarios/docs-walks.sh prints, cut into walks, and the symlink stack
+they imply at each step, drawn with graphviz.
+
+The scenario prints, per walk, "@@ walk NAME PATH" (or "@@ lab NAME
+TRIGGER"), the namei_* lines of the trace buffer, then "@@ end".
+"""
+import html
+import re
+
+EVENT_LINE = re.compile(
+    r"^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+(?P<flags>\S+)\s+"
+    r"(?P<ts>[\d.]+):\s+(?P<event>namei_\w+):\s+(?P<args>.*?)\s*$")
+FIELD = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
+LOOKUP = re.compile(r"\blookup(?:\s+-n\s+\S+)?\s+(?:stat|lstat|open|creat)\s+(\S+)")
+
+
+class Event:
+    """One line of the trace: its event name and its key=value fields."""
+
+    def __init__(self, line, match):
+        self.line = line.rstrip()
+        self.comm = match.group("comm").strip()
+        self.pid = int(match.group("pid"))
+        self.name = match.group("event")
+        self.args = {}
+        for key, value in FIELD.findall(match.group("args")):
+            if value.startswith('"'):
+                value = value[1:-1]
+            self.args[key] = value
+
+    def __getitem__(self, key):
+        return self.args[key]
+
+    def int(self, key):
+        return int(self.args[key])
+
+    def short(self):
+        """The event's name and fields, without the task, CPU, flags and
+        time columns."""
+        return "{}: {}".format(self.name, self.line.split(self.name + ": ", 1)[1])
+
+    def text(self):
+        """The line as the trace buffer shows it, without the leading
+        padding of the task column."""
+        return self.line.strip()
+
+
+class Record:
+    """The events of one walk or lab trigger the scenario traced."""
+
+    def __init__(self, kind, name, what):
+        self.kind, self.name, self.what = kind, name, what
+        self.events = []
+        self.output = []
+
+    def path(self):
+        """The name the walk looks up (for a lab: from its trigger)."""
+        if self.kind == "walk":
+            return self.what
+        m = LOOKUP.search(self.what)
+        return m.group(1) if m else None
+
+    def lookups(self):
+        """Every lookup of the record: the events from a namei_lookup_start
+        to the namei_lookup_end of the same task."""
+        walks = []
+        open_walks = {}
+        for event in self.events:
+            if event.name == "namei_lookup_start":
+                open_walks[event.pid] = [event]
+                walks.append(open_walks[event.pid])
+            elif event.pid in open_walks:
+                open_walks[event.pid].append(event)
+                if event.name == "namei_lookup_end":
+                    del open_walks[event.pid]
+        return walks
+
+    def lookup(self):
+        """The events of the lookup of path(), from its last namei_lookup_start
+        to its namei_lookup_end (an RCU-walk that failed and was retried in
+        REF-walk keeps only the retry). Without a known path: the lookup with
+        the most links."""
+        walks = self.lookups()
+        path = self.path()
+        chosen = [w for w in walks if w[0]["name"] == path] if path else []
+        if not chosen:
+            chosen = sorted(walks, key=lambda w: sum(
+                e.name == "namei_link_push" for e in w))[-1:]
+        return chosen[-1] if chosen else []
+
+    def lookups_named(self, script, limit=4):
+        """The lookups of the names a script (a lab's trigger) passes to
+        the lookup tool, each once (its last attempt), in order, those that
+        touch the symlink stack; at most limit."""
+        wanted = []
+        for line in script.splitlines():
+            words = line.split()
+            if words and words[0] == "lookup":
+                for word in words[1:]:
+                    if "/" in word or not word.startswith("-"):
+                        # Shell variables match any component, %d a number.
+                        parts = re.split(r"\$\{?\w+\}?", word.strip("'\""))
+                        wanted.append("[^/]*".join(
+                            re.escape(p).replace("%d", r"\d+") for p in parts))
+        found = {}
+        for walk in self.lookups():
+            name = walk[0]["name"]
+            if any(re.fullmatch(w, name) for w in wanted) and any(
+                    e.name in STACK_EVENTS for e in walk):
+                found.pop(name, None)
+                found[name] = walk
+        return list(found.values())[:limit]
+
+
+STACK_EVENTS = ("namei_link_push", "namei_link_pop", "namei_stack_spill",
+                "namei_jump_root", "namei_jump_link", "namei_eloop")
+
+
+def parse(text):
+    """Records of the scenario's output, by name ("lab:NAME" for labs)."""
+    records = {}
+    current = None
+    for line in text.splitlines():
+        if line.startswith("@@ walk ") or line.startswith("@@ lab "):
+            kind, rest = line[3:].split(" ", 1)
+            name, _, what = rest.partition(" ")
+            current = Record(kind, name, what.strip())
+            records[(kind + ":" if kind == "lab" else "") + name] = current
+        elif line.startswith("@@ end"):
+            current = None
+        elif current is not None:
+            m = EVENT_LINE.match(line)
+            if m:
+                current.events.append(Event(line, m))
+            else:
+                current.output.append(line)
+    return records
+
+
+class Frame:
+    def __init__(self, link, body, remnant, trailing):
+        self.link, self.body, self.remnant = link, body, remnant
+        self.trailing = trailing
+
+
+class State:
+    """The symlink stack after one event, as struct nameidata holds it."""
+
+    def __init__(self, frames, heap, mode, links, event, caption, changed=None,
+                 popped=None, note=None):
+        self.frames = frames
+        self.heap = heap
+        self.mode = mode
+        self.links = links
+        self.event = event
+        self.caption = caption
+        self.changed = changed      # index of the frame just pushed
+        self.popped = popped        # the frame just popped
+        self.note = note
+
+    def slots(self):
+        """(index, frame, the remnant stored in the slot): link_path_walk()
+        keeps the remnants by its own depth, which starts over at 0 for the
+        body of a trailing link: under a trailing link at the bottom, each
+        remnant sits one slot below its link."""
+        offset = 1 if self.frames and self.frames[0].trailing else 0
+        rows = []
+        for i, frame in enumerate(self.frames):
+            owner = i + offset
+            name = self.frames[owner].remnant if owner < len(self.frames) else None
+            rows.append((i, frame, name))
+        return rows
+
+
+def stack_states(events):
+    """The states of the stack along one lookup: one per push, pop, spill,
+    jump, ELOOP and the start and end."""
+    frames, heap, mode, links = [], False, "rcu", 0
+    states = []
+
+    def add(event, caption, **kw):
+        states.append(State(list(frames), heap, mode, links, event, caption, **kw))
+
+    for e in events:
+        if "mode" in e.args:
+            mode = e["mode"]
+        if e.name == "namei_lookup_start":
+            frames, heap, links = [], False, 0
+            add(e, 'lookup of "{}" starts'.format(e["name"]))
+        elif e.name == "namei_link_push":
+            depth = e.int("depth")
+            links = e.int("links")
+            trailing = e["remnant"] == ""
+            frames = frames[:depth - 1] + [Frame(e["link"], e["body"], e["remnant"],
+                                                 trailing)]
+            add(e, "push {}".format(e["link"]), changed=depth - 1)
+        elif e.name == "namei_link_pop":
+            depth = e.int("depth")
+            popped = frames[depth] if depth < len(frames) else None
+            frames = frames[:depth]
+            add(e, "pop {}".format(e["link"]), popped=popped)
+        elif e.name == "namei_stack_spill":
+            heap = heap or e["allocated"] == "1"
+            add(e, "spill to the heap" if heap else "spill failed",
+                note="nd_alloc_stack(): the 2 embedded frames are copied to a "
+                     "kmalloc'ed array of 40")
+        elif e.name == "namei_jump_root":
+            add(e, "jump to the root", note='nd_jump_root(): the walk goes on '
+                'from "{}"'.format(e["target"]))
+        elif e.name == "namei_jump_link":
+            add(e, "magic jump", note='nd_jump_link(): the walk goes on from '
+                '"{}"'.format(e["target"]))
+        elif e.name == "namei_eloop":
+            add(e, "ELOOP ({})".format(e["reason"]),
+                note="{} links followed: the budget is 40".format(e["links"]))
+        elif e.name == "namei_unlazy" or e.name == "namei_unlazy_next":
+            mode = "ref" if e["legitimized"] == "1" else mode
+        elif e.name == "namei_lookup_end":
+            links = e.int("links")
+            add(e, "lookup ends, error {}".format(e["error"]))
+    return states
+
+
+# -- graphviz ---------------------------------------------------------------
+
+EMBEDDED = "#dbe9f6"
+HEAP = "#fbe3c8"
+PUSHED = "#c6e9c0"
+POPPED = "#f4c7c3"
+FREE = "#f4f4f4"
+FONT = "DejaVu Sans"
+MONO = "DejaVu Sans Mono"
+
+
+def esc(text):
+    return html.escape(text, quote=True)
+
+
+def shorten(text, width=22):
+    return text if len(text) <= width else text[:width - 1] + "\u2026"
+
+
+def table(state, title=True):
+    """An HTML-like graphviz label: the stack of one state, top first."""
+    storage = "heap array (40 frames)" if state.heap else "nd->internal (2 frames)"
+    colour = HEAP if state.heap else EMBEDDED
+    rows = []
+    if title:
+        rows.append('<tr><td colspan="4" bgcolor="white"><b>{}</b></td></tr>'.format(
+            esc(state.caption)))
+    rows.append('<tr><td colspan="4" bgcolor="{}"><font point-size="10">nd-&gt;stack = '
+                '{}<br/>{}-walk, {} of 40 links</font></td></tr>'.format(
+                    colour, esc(storage), state.mode.upper(), state.links))
+    rows.append('<tr><td><font point-size="9">#</font></td>'
+                '<td><font point-size="9">link</font></td>'
+                '<td><font point-size="9">body</font></td>'
+                '<td><font point-size="9">name (remnant)</font></td></tr>')
+    slots = state.slots()
+    capacity = 40 if state.heap else 2
+    shown = max(len(slots), 2 if not state.heap else len(slots) + 1)
+    for index in reversed(range(shown)):
+        if index < len(slots):
+            _, frame, name = slots[index]
+            bg = PUSHED if index == state.changed else colour
+            rows.append(
+                '<tr><td bgcolor="{bg}">{i}</td><td bgcolor="{bg}"><font face="{m}">{l}</font></td>'
+                '<td bgcolor="{bg}"><font face="{m}">{b}</font></td>'
+                '<td bgcolor="{bg}"><font face="{m}">{n}</font></td></tr>'.format(
+                    bg=bg, i=index, m=MONO, l=esc(shorten(frame.link)),
+                    b=esc(shorten('"{}"'.format(frame.body))),
+                    n=esc(shorten('"{}"'.format(name) if name is not None else "\u2014"))))
+        elif index < capacity:
+            label = "free" if not state.heap else "free ({} more)".format(capacity - index)
+            rows.append('<tr><td bgcolor="{f}">{i}</td><td colspan="3" bgcolor="{f}">'
+                        '<font color="#888888">{t}</font></td></tr>'.format(
+                            f=FREE, i=index, t=label))
+    if state.popped is not None:
+        rows.append('<tr><td bgcolor="{p}">\u2191</td><td colspan="3" bgcolor="{p}">'
+                    'popped by put_link(): {l}</td></tr>'.format(
+                        p=POPPED, l=esc(state.popped.link)))
+    if state.note:
+        rows.append('<tr><td colspan="4" bgcolor="white"><font point-size="9">{}'
+                    '</font></td></tr>'.format(esc(state.note)))
+    return ('<<table border="0" cellborder="1" cellspacing="0" cellpadding="4">'
+            + "".join(rows) + "</table>>")
+
+
+def dot_strip(states, title):
+    """One picture of a whole walk: its states left to right."""
+    lines = ['digraph walk {',
+             '  graph [rankdir=LR, fontname="{}", fontsize=12, label="{}", '
+             'labelloc=t, nodesep=0.2, ranksep=0.25];'.format(FONT, esc(title)),
+             '  node [shape=plaintext, fontname="{}", fontsize=10];'.format(FONT),
+             '  edge [color="#666666", arrowsize=0.6];']
+    for i, state in enumerate(states):
+        lines.append("  s{} [label={}];".format(i, table(state)))
+    for i in range(1, len(states)):
+        lines.append("  s{} -> s{};".format(i - 1, i))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def dot_state(state):
+    """One moment of the stack, alone."""
+    return "\n".join([
+        'digraph moment {',
+        '  graph [fontname="{}", margin=0];'.format(FONT),
+        '  node [shape=plaintext, fontname="{}", fontsize=10];'.format(FONT),
+        "  s [label={}];".format(table(state)),
+        "}"]) + "\n"
+
+
+def key_states(states):
+    """The states worth a picture: those that change the stack."""
+    return [s for s in states
+            if s.event.name not in ("namei_lookup_start", "namei_lookup_end")]

@@ -1,0 +1,120 @@
+#!/bin/bash
+# The documentation site: make docs (sphinx-build -W: a warning fails it),
+# then the built pages: every internal link resolves, every function the
+# site names is in the patched tree, and each part of the site is there
+# (a page per lab with its narrative and picture, per helper, per event,
+# per patch; the kernel's path-lookup page and kernel-doc; the pictures).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/host/tap.sh"
+cd "$top"
+html=build/docs/html
+py=/usr/bin/python3
+
+if out=$(make -s --no-print-directory docs 2>&1); then
+	ok "make docs builds the site, sphinx-build -W: $(grep -o '([0-9]* warnings)' <<<"$out")"
+else
+	not_ok "make docs builds the site, sphinx-build -W"
+	echo "$out" | tail -n 40 | sed 's/^/# /'
+	done_testing
+fi
+
+check "every internal link resolves" $py scripts/docs/check_links.py $html
+check "every function the site names is in build/linux" \
+	$py scripts/docs/check_functions.py $html build/linux
+
+# has PAGE REGEX...: PAGE exists and holds each REGEX.
+has() {
+	local page=$html/$1
+	shift
+	[[ -f $page ]] || { echo "$page is missing"; return 1; }
+	for re in "$@"; do
+		grep -qE -- "$re" "$page" || { echo "$page lacks $re"; return 1; }
+	done
+}
+
+# says PAGE TEXT...: PAGE's text (tags removed) holds each TEXT.
+says() {
+	local page=$html/$1 text
+	shift
+	[[ -f $page ]] || { echo "$page is missing"; return 1; }
+	text=$(sed -e 's/<[^>]*>//g' "$page" | $py -c 'import html,sys; print(html.unescape(sys.stdin.read()))')
+	for s in "$@"; do
+		grep -qF -- "$s" <<<"$text" || { echo "$page does not say: $s"; return 1; }
+	done
+}
+
+check "the landing page: the two commands and the flow" has index.html 'flow\.svg'
+check "the landing page says what the two commands do" says index.html \
+	'make lab      # boot the guest paused' 'make check    # build everything'
+
+for lab in labs/*/; do
+	lab=${lab%/}
+	name=${lab#labs/}
+	[[ -f $lab/setup.sh ]] || continue
+	if [[ -f $lab/lab.rst ]]; then
+		first=$($py -c 'import sys,re
+for line in open(sys.argv[1]):
+    s = line.strip()
+    if s and not s.startswith("..") and not re.fullmatch(r"([=\-~^*#])\1+", s):
+        print(s.replace("``", "")[:40]); break' "$lab/lab.rst")
+		check "lab $name: its page renders labs/$name/lab.rst" says "labs/$name.html" "$first"
+	else
+		not_ok "lab $name: its page renders labs/$name/lab.rst"
+		echo "# labs/$name/lab.rst is missing"
+	fi
+	if grep -q 'No lookup of the lab.s trigger touched the symlink stack' "$html/labs/$name.html" 2>/dev/null; then
+		check "lab $name: its gdb output (no link in its walks: no picture)" has "labs/$name.html" \
+			'What gdb printed'
+	else
+		check "lab $name: its picture and its gdb output" has "labs/$name.html" \
+			'<img[^>]*lab-'"$name"'-[0-9]*\.svg' 'What gdb printed'
+	fi
+done
+
+helpers=$($py -c 'import sys; sys.path.insert(0, "scripts/docs"); import helpers
+print(" ".join(h.name for h in helpers.find_helpers("gdb-scripts")))')
+missing=()
+for h in $helpers; do
+	grep -q "id=\"helper-${h//_/-}\"" $html/helpers.html 2>/dev/null || missing+=("$h")
+done
+if [[ -z $helpers ]]; then not_ok "the helper reference: no helper found in gdb-scripts"
+elif [[ ${#missing[@]} -eq 0 ]]; then ok "the helper reference has each of the $(wc -w <<<"$helpers") helpers"
+else not_ok "the helper reference has each helper"; echo "# missing: ${missing[*]}"; fi
+check "the helper reference shows real gdb output" has helpers.html \
+	'\(gdb\) lx-nameidata' 'nameidata of symwalk-lab' 'heap array'
+
+events=$(grep -ohE '^DEFINE_EVENT\(\w+, *\w+|^TRACE_EVENT\(\w+' build/linux/include/trace/events/namei.h |
+	sed -E 's/.*[(,] *//')
+missing=()
+for e in $events; do
+	grep -q "id=\"event-${e//_/-}\"" $html/tracepoints.html 2>/dev/null || missing+=("$e")
+done
+if [[ ${#missing[@]} -eq 0 ]]; then ok "the tracepoint reference has each of the $(wc -w <<<"$events") events of namei.h"
+else not_ok "the tracepoint reference has each event of namei.h"; echo "# missing: ${missing[*]}"; fi
+no_example=$(grep -c 'No walk of the documentation' $html/tracepoints.html)
+if [[ $no_example -eq 0 ]]; then ok "each event has real example output"
+else not_ok "each event has real example output"; echo "# $no_example event(s) without an example"; fi
+
+missing=()
+for p in patches/*.patch; do
+	stem=$(basename "$p" .patch)
+	[[ $stem == 0000-* ]] && continue
+	grep -q 'highlight-diff' "$html/series/$stem.html" 2>/dev/null &&
+		grep -q 'What to check' "$html/series/$stem.html" || missing+=("$stem")
+done
+if [[ ${#missing[@]} -eq 0 ]]; then ok "the series walkthrough has a page per patch, with its diff and what to check"
+else not_ok "the series walkthrough has a page per patch"; echo "# missing or incomplete: ${missing[*]}"; fi
+
+check "the patched path-lookup page is rendered" has filesystems/path-lookup.html \
+	'Pathname lookup' 'pick_link'
+check "the kernel-doc of fs/namei.c is rendered" has filesystems/path-lookup.html \
+	'id="c\.link_path_walk"'
+
+svgs=$(ls $html/_images/*.svg 2>/dev/null | wc -l)
+check "the stack pictures: the embedded frames, the spill, a trailing pop, a jump" \
+	has stack.html 'moment-embedded\.svg' 'moment-spill\.svg' 'moment-trailing-pop\.svg' 'moment-jump\.svg'
+check "the pictures are SVG that dot generated ($svgs)" \
+	bash -c "grep -l 'Generated by graphviz' $html/_images/*.svg | grep -q ."
+
+done_testing
