@@ -18,7 +18,7 @@ DOCS_DATA_DEPS := $(wildcard $(KBUILD)/arch/x86/boot/bzImage $(KBUILD)/vmlinux) 
 	scripts/docs/capture.py scripts/guest.py
 SCREENSHOT_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	--disable-background-networking --disable-component-update --disable-sync \
-	--window-size=1280,1600
+	--window-size=1280,3200
 
 .PHONY: docs docs-deps docs-check docs-screenshot
 
