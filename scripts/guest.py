@@ -244,22 +244,22 @@ def check_expectations(patterns, output):
     return results
 
 
-def run_lab_batch(guest, name, timeout=60, quiet=False, labs=LABS, steps=None,
-                  check=True):
-    """Run a lab without a terminal. Return (ok, report text). steps: gdb
-    commands to run instead of the lab's lab.gdb; check=False: do not
-    check the lab's expectations."""
+def gdb_session(vm, append, steps, stem, timeout, run_dir=None):
+    """Boot the guest paused (kernel command line + append), run steps in
+    gdb -batch against it, at most timeout seconds. Return (finished in
+    time, the gdb log, the console log), both named after stem in run_dir
+    (RUN by default, looked up at call time: callers may move it)."""
+    run_dir = run_dir or RUN
+    os.makedirs(run_dir, exist_ok=True)
     port = free_port()
-    console = os.path.join(RUN, "lab-{}.console".format(name))
-    gdb_log = os.path.join(RUN, "lab-{}.gdb.log".format(name))
-    script = guest.gdb_script(os.path.join(RUN, "lab-{}.gdb".format(name)), port,
-                              boot=True, steps=steps or os.path.join(labs, name, "lab.gdb"),
-                              batch=True)
-    os.makedirs(RUN, exist_ok=True)
-    qemu = subprocess.Popen(
-        guest.qemu_cmd("symwalk.mode=lab symwalk.batch=1 symwalk.lab=" + name,
-                       gdb_port=port, paused=True, console=console),
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    console = os.path.join(run_dir, stem + ".console")
+    gdb_log = os.path.join(run_dir, stem + ".gdb.log")
+    script = vm.gdb_script(os.path.join(run_dir, stem + ".gdb"), port,
+                           boot=True, steps=steps, batch=True)
+    qemu = subprocess.Popen(vm.qemu_cmd(append, gdb_port=port, paused=True, console=console),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    finished = True
     try:
         with open(gdb_log, "w") as log:
             gdb = subprocess.Popen(["gdb", "-nx", "-batch", "-x", script],
@@ -270,12 +270,25 @@ def run_lab_batch(guest, name, timeout=60, quiet=False, labs=LABS, steps=None,
             except subprocess.TimeoutExpired:
                 gdb.kill()
                 gdb.wait()
-                return False, ("lab {}: gdb did not finish within {} s.\n"
-                               "gdb said:\n{}\nThe guest console:\n{}").format(
-                                   name, timeout, tail(gdb_log), tail(console))
+                finished = False
     finally:
         qemu.kill()
         qemu.wait()
+    return finished, gdb_log, console
+
+
+def run_lab_batch(guest, name, timeout=60, quiet=False, labs=LABS, steps=None,
+                  check=True):
+    """Run a lab without a terminal. Return (ok, report text). steps: gdb
+    commands to run instead of the lab's lab.gdb; check=False: do not
+    check the lab's expectations."""
+    finished, gdb_log, console = gdb_session(
+        guest, "symwalk.mode=lab symwalk.batch=1 symwalk.lab=" + name,
+        steps or os.path.join(labs, name, "lab.gdb"), "lab-" + name, timeout)
+    if not finished:
+        return False, ("lab {}: gdb did not finish within {} s.\n"
+                       "gdb said:\n{}\nThe guest console:\n{}").format(
+                           name, timeout, tail(gdb_log), tail(console))
     with open(gdb_log, errors="replace") as f:
         output = f.read()
     try:

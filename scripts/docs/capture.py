@@ -15,7 +15,6 @@ import argparse
 import concurrent.futures
 import json
 import os
-import subprocess
 import sys
 import time
 
@@ -116,32 +115,14 @@ def capture_gdb(vm, out, gdb_scripts, examples_file):
     steps = os.path.join(run, "gdb-examples.gdb")
     with open(steps, "w") as f:
         f.write("source {}\n".format(runner))
-    port = guest.free_port()
-    script = vm.gdb_script(os.path.join(run, "gdb-session.gdb"), port, boot=True,
-                           steps=steps, batch=True)
-    console = os.path.join(run, "gdb-session.console")
-    log = os.path.join(run, "gdb-session.log")
-    qemu = subprocess.Popen(
-        vm.qemu_cmd("symwalk.mode=scenario symwalk.scenario=docs-gdb", gdb_port=port,
-                    paused=True, console=console),
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        with open(log, "w") as logf:
-            gdb = subprocess.Popen(["gdb", "-nx", "-batch", "-x", script],
-                                   stdin=subprocess.DEVNULL, stdout=logf,
-                                   stderr=subprocess.STDOUT, cwd=TOP)
-            try:
-                gdb.wait(timeout=GDB_TIMEOUT)
-            except subprocess.TimeoutExpired:
-                gdb.kill()
-                gdb.wait()
-                raise CaptureError(
-                    "the helper examples: gdb did not finish within {} s; gdb said:\n"
-                    "{}\nthe guest console:\n{}".format(
-                        GDB_TIMEOUT, guest.tail(log, 20), guest.tail(console, 20)))
-    finally:
-        qemu.kill()
-        qemu.wait()
+    finished, log, console = guest.gdb_session(
+        vm, "symwalk.mode=scenario symwalk.scenario=docs-gdb", steps, "gdb-session",
+        GDB_TIMEOUT, run_dir=run)
+    if not finished:
+        raise CaptureError(
+            "the helper examples: gdb did not finish within {} s; gdb said:\n"
+            "{}\nthe guest console:\n{}".format(
+                GDB_TIMEOUT, guest.tail(log, 20), guest.tail(console, 20)))
     try:
         with open(plan["out"]) as f:
             transcript = json.load(f)
