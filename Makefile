@@ -45,6 +45,7 @@ help:
 	@echo "  make refresh-patches  write $(TREE)'s commits back to patches/ (git format-patch)"
 	@echo "  make kernel           build $(KBUILD)/vmlinux and bzImage (tinyconfig + $(FRAGMENT))"
 	@echo "  make initramfs        pack busybox, the guest programs and the labs into $(INITRAMFS)"
+	@echo "  make docs             the Sphinx site in $(BUILD)/docs/html (docs-screenshot: PNGs of it)"
 	@echo "  make run              boot the guest to a shell; gdbstub on localhost:$(GDB_PORT)"
 	@echo "  make gdb              attach gdb, with the kernel's lx-* and symwalk's helpers, to 'make run'"
 	@echo "  make clean            remove the builds, keep $(TREE) (it may hold your commits)"
