@@ -5,6 +5,7 @@ Prints one line per test and ends with "N passed, N failed[, N skipped]";
 exits non-zero on any failure.
 """
 import argparse
+import concurrent.futures
 import glob
 import os
 import re
@@ -36,11 +37,36 @@ class Results:
                 print("     " + detail.rstrip().replace("\n", "\n     "))
         sys.stdout.flush()
 
+    def section(self, title):
+        print("== " + title)
+        sys.stdout.flush()
+
+    def replay(self, deferred):
+        for method, args in deferred.calls:
+            getattr(self, method)(*args)
+
     def summary(self):
         line = "{} passed, {} failed".format(self.passed, self.failed)
         if self.skipped:
             line += ", {} skipped".format(self.skipped)
         return line
+
+
+class Deferred:
+    """The results of a part run on a worker thread, kept to be replayed
+    in order once it is done, so that parts running side by side do not
+    mix their lines."""
+
+    def __init__(self):
+        self.calls = []
+        self.failed = 0
+
+    def section(self, title):
+        self.calls.append(("section", (title,)))
+
+    def add(self, name, ok, detail=None, skipped=False):
+        self.failed += not ok
+        self.calls.append(("add", (name, ok, detail, skipped)))
 
 
 def parse_tap(text):
@@ -71,7 +97,7 @@ def add_tap(results, prefix, text, rc):
 
 
 def run_host_tests(results):
-    print("== host tests")
+    results.section("host tests")
     for test in sorted(glob.glob(os.path.join(TOP, "tests", "host", "*_test.*"))):
         name = "host/" + os.path.basename(test)
         try:
@@ -84,7 +110,7 @@ def run_host_tests(results):
 
 
 def run_guest_tests(results, vm, append="", timeout=GUEST_TIMEOUT):
-    print("== guest tests (booting the guest, at most {} s)".format(timeout))
+    results.section("guest tests (booting the guest, at most {} s)".format(timeout))
     console = os.path.join(guest.RUN, "check.console")
     try:
         text = vm.boot(" ".join(["symwalk.mode=check", append]), console, timeout)
@@ -106,7 +132,7 @@ def run_guest_tests(results, vm, append="", timeout=GUEST_TIMEOUT):
 
 
 def run_helper_tests(results, vm):
-    print("== gdb helpers against the guest")
+    results.section("gdb helpers against the guest")
     for name in guest.lab_names(guest.HELPER_TESTS):
         ok, report = guest.run_lab_batch(vm, name, quiet=True, labs=guest.HELPER_TESTS)
         results.add("gdb " + name, ok, None if ok else report)
@@ -115,7 +141,7 @@ def run_helper_tests(results, vm):
 def run_labs(results, vm, timeout=60, check=True):
     """Every lab in batch; check=False: that each runs to its end, without
     holding it to its expectations."""
-    print("== labs (batch{})".format("" if check else ", run to the end"))
+    results.section("labs (batch{})".format("" if check else ", run to the end"))
     for name in guest.lab_names():
         ok, report = guest.run_lab_batch(vm, name, timeout=timeout, quiet=True, check=check)
         results.add("lab " + name + ("" if check else " runs"), ok, None if ok else report)
@@ -170,9 +196,19 @@ def main():
             run_labs(results, vm, timeout=180, check=False)
             check_splats(results)
         else:
-            run_guest_tests(results, vm)
-            run_helper_tests(results, vm)
-            run_labs(results, vm)
+            # Each guest is one QEMU thread: two parts at a time keep both
+            # cores busy. The guest tests, then the helpers, beside the labs.
+            parts = [lambda r: run_guest_tests(r, vm), lambda r: run_labs(r, vm),
+                     lambda r: run_helper_tests(r, vm)]
+            print("== the guest tests, the labs and the gdb helpers' tests, two at a "
+                  "time; their results follow once all are done")
+            sys.stdout.flush()
+            deferred = [Deferred() for _ in parts]
+            with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+                for future in [pool.submit(part, d) for part, d in zip(parts, deferred)]:
+                    future.result()
+            for d in deferred:
+                results.replay(d)
     print(results.summary())
     return 1 if results.failed else 0
 
