@@ -70,15 +70,23 @@ class Deferred:
 
 
 def parse_tap(text):
-    """Yield (name, ok, skipped, the comment lines before it) per TAP result."""
-    comments = []
+    """A list of (name, ok, skipped, comment lines) per TAP result. The
+    comments are those before it (kselftest prints a test's output there)
+    and, for a failure, also those after it up to the next result (where our
+    host tests put their diagnostics, as TAP does)."""
+    results, comments = [], []
     for line in text.splitlines():
         m = TAP_LINE.match(line.strip())
         if m:
-            yield m.group(2), m.group(1) is None, m.group(3) == "SKIP", comments
+            if results and not results[-1][1]:
+                results[-1][3].extend(comments)
+            results.append((m.group(2), m.group(1) is None, m.group(3) == "SKIP", comments))
             comments = []
         elif line.startswith("#"):
             comments.append(line)
+    if results and not results[-1][1]:
+        results[-1][3].extend(comments)
+    return results
 
 
 def add_tap(results, prefix, text, rc):
@@ -89,7 +97,7 @@ def add_tap(results, prefix, text, rc):
         count += 1
         failed += not (ok or skipped)
         results.add("{}: {}".format(prefix, name), ok or skipped,
-                    "\n".join(comments[-20:]), skipped=skipped)
+                    "\n".join(comments[-40:]), skipped=skipped)
     if count == 0:
         results.add(prefix, False, "printed no test result:\n" + text[-2000:])
     elif rc != 0 and not failed:
@@ -165,6 +173,22 @@ def check_splats(results):
         results.add("no splat in " + os.path.basename(console), not hits, detail)
 
 
+def run_side_by_side(results, parts, start_order):
+    """Run the parts two at a time (each guest is one QEMU thread: two keep
+    both cores busy), the longest first as start_order says; then print
+    their results in the order of parts, each part's lines together."""
+    print("== {} parts of the tests, two at a time; their results follow once "
+          "all are done".format(len(parts)))
+    sys.stdout.flush()
+    deferred = [Deferred() for _ in parts]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        futures = [pool.submit(parts[i], deferred[i]) for i in start_order]
+        for future in futures:
+            future.result()
+    for d in deferred:
+        results.replay(d)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kbuild", default=os.path.join(TOP, "build", "kbuild"))
@@ -178,37 +202,28 @@ def main():
     if args.debug:
         for old in glob.glob(os.path.join(guest.RUN, "*.console")):
             os.remove(old)
-    else:
-        run_host_tests(results)
     try:
         vm = guest.Guest(args.kbuild, args.initramfs,
                          append="trace_event=namei:*" if args.debug else "")
     except guest.GuestError as e:
         results.add("guest", False, str(e))
+        if not args.debug:
+            run_host_tests(results)
     else:
         if args.debug:
             # Lockdep, KASAN and the events slow the guest down many times:
-            # fewer fuzz cases, and openat2's rename race (800,000 fixed
-            # rounds) left to the normal run. The labs' expectations hold
-            # for the normal kernel (a debug build inlines differently).
+            # fewer fuzz cases, and openat2's rename race left to the normal
+            # run. The labs' expectations hold for the normal kernel (a
+            # debug build inlines differently).
             run_guest_tests(results, vm, timeout=900, append="symwalk.fuzz_cases=2000 "
                             "symwalk.skip=ksft-openat2-rename_attack_test")
             run_labs(results, vm, timeout=180, check=False)
             check_splats(results)
         else:
-            # Each guest is one QEMU thread: two parts at a time keep both
-            # cores busy. The guest tests, then the helpers, beside the labs.
-            parts = [lambda r: run_guest_tests(r, vm), lambda r: run_labs(r, vm),
-                     lambda r: run_helper_tests(r, vm)]
-            print("== the guest tests, the labs and the gdb helpers' tests, two at a "
-                  "time; their results follow once all are done")
-            sys.stdout.flush()
-            deferred = [Deferred() for _ in parts]
-            with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-                for future in [pool.submit(part, d) for part, d in zip(parts, deferred)]:
-                    future.result()
-            for d in deferred:
-                results.replay(d)
+            run_side_by_side(results, [
+                run_host_tests, lambda r: run_guest_tests(r, vm),
+                lambda r: run_labs(r, vm), lambda r: run_helper_tests(r, vm)],
+                start_order=[2, 1, 0, 3])
     print(results.summary())
     return 1 if results.failed else 0
 

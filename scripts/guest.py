@@ -138,13 +138,15 @@ class Guest:
                 lines += ["source " + before]
             # Software breakpoints need the kernel's text in place: let it
             # boot to start_kernel on a hardware one first. Then wait for
-            # the lab to be ready (init's "lookup -n symwalk-ready" calls
-            # prctl() just before the trigger runs), so that the lab's
-            # breakpoints do not slow the boot and the fixture down.
+            # the lab to be ready (init names the guest symwalk-ready just
+            # before the trigger runs: the boot's one sethostname()), so
+            # that the lab's breakpoints do not slow the boot and the
+            # fixture down. A breakpoint hit often is dear even when its
+            # condition fails: QEMU retranslates all code each time gdb
+            # steps over it.
             lines += ["hbreak start_kernel", "continue", "delete"]
             if steps:
-                lines += ["break __x64_sys_prctl if $_streq($lx_current().comm, \"lookup\")",
-                          "continue", "delete"]
+                lines += ["break __x64_sys_sethostname", "continue", "delete"]
         if steps:
             lines += ["source " + steps]
         if batch:

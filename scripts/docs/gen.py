@@ -266,12 +266,12 @@ def adornments(text):
 GDB_BOOT_NOISE = re.compile(
     r"^(0x[0-9a-f]+ in \?\? \(\)|Hardware assisted breakpoint \d+ at |Breakpoint \d+ at "
     r"0x[0-9a-f]+: file \S+/(init/main|kernel/sys)\.c|Breakpoint \d+, (start_kernel|"
-    r"__x64_sys_prctl) |\d+\t|\s*$)")
+    r"__x64_sys_sethostname) |\d+\t|\s*$)")
 
 
 def gdb_log_tail(log):
     """The lab's gdb output, without the lines of the boot to the lab's
-    start (start_kernel, then the lab process's prctl())."""
+    start (start_kernel, then init's sethostname())."""
     lines = log.rstrip("\n").split("\n")
     while lines and GDB_BOOT_NOISE.match(lines[0]):
         lines.pop(0)

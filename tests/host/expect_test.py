@@ -51,6 +51,16 @@ if missed or false:
     print("not ok {} the debug run's splat filter\n# missed {}, false {}".format(n, missed, false))
 else:
     print("ok {} the debug run's splat filter catches BUG, WARNING, lockdep, KASAN, RCU".format(n))
+TAP = "# RUN a\nok 1 a\n# RUN b\n# b broke\nnot ok 2 b\n# why b failed\nok 3 c\nnot ok 4 d\n# why d failed\n"
+n += 1
+got = [(name, ok, comments) for name, ok, _, comments in check.parse_tap(TAP)]
+want = [("a", True, ["# RUN a"]), ("b", False, ["# RUN b", "# b broke", "# why b failed"]),
+        ("c", True, ["# why b failed"]), ("d", False, ["# why d failed"])]
+if got == want:
+    print("ok {} a failure's diagnostics are kept, before it (kselftest) and after it (TAP)".format(n))
+else:
+    failed = True
+    print("not ok {} a failure's diagnostics are kept\n# got {}".format(n, got))
 for name in guest.lab_names():
     n += 1
     if guest.read_expectations(name):
