@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import guest
 
@@ -181,8 +182,15 @@ def run_side_by_side(results, parts, start_order):
           "all are done".format(len(parts)))
     sys.stdout.flush()
     deferred = [Deferred() for _ in parts]
+
+    def timed(part, d):
+        start = time.monotonic()
+        part(d)
+        print("   {} done in {:.0f} s".format(d.calls[0][1][0], time.monotonic() - start))
+        sys.stdout.flush()
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        futures = [pool.submit(parts[i], deferred[i]) for i in start_order]
+        futures = [pool.submit(timed, parts[i], deferred[i]) for i in start_order]
         for future in futures:
             future.result()
     for d in deferred:

@@ -27,6 +27,7 @@ LABS = os.path.join(TOP, "labs")
 # The gdb helpers' own tests: laid out as labs, run as labs, not listed.
 HELPER_TESTS = os.path.join(TOP, "tests", "gdb")
 RUN = os.path.join(TOP, "build", "run")
+GDB_INDEX_CACHE = os.path.join(TOP, "build", "gdb-index-cache")
 CONSOLE_TAIL = 50
 
 
@@ -116,6 +117,10 @@ class Guest:
             "set pagination off",
             "set confirm off",
             "set auto-load python-scripts off",
+            # Indexing vmlinux's DWARF takes gdb ~3 s a session, with the
+            # guest stopped: once per kernel is enough.
+            "set index-cache directory " + GDB_INDEX_CACHE,
+            "set index-cache enabled on",
             "file " + self.vmlinux,
             "source " + os.path.join(self.kbuild, "vmlinux-gdb.py"),
             "source " + os.path.join(TOP, "gdb-scripts", "symwalk.py"),
@@ -141,13 +146,17 @@ class Guest:
             # the lab to be ready (init names the guest symwalk-ready just
             # before the trigger runs: the boot's one sethostname()), so
             # that the lab's breakpoints do not slow the boot and the
-            # fixture down. A breakpoint hit often is dear even when its
-            # condition fails: QEMU retranslates all code each time gdb
-            # steps over it.
+            # fixture down: a breakpoint hit often is dear even when its
+            # condition fails. For the same reason, the steps' breakpoints
+            # are gated: enabled only while a lab process makes its lookups.
             lines += ["hbreak start_kernel", "continue", "delete"]
             if steps:
-                lines += ["break __x64_sys_sethostname", "continue", "delete"]
-        if steps:
+                lines += ["break __x64_sys_sethostname", "continue", "delete",
+                          "source " + os.path.join(TOP, "scripts", "lab_gate.py"),
+                          "python lab_gate = LabGate('symwalk-lab')",
+                          "source " + steps,
+                          "python lab_gate.disarm()"]
+        elif steps:
             lines += ["source " + steps]
         if batch:
             # Let the guest finish the lab (it powers off in batch mode), so

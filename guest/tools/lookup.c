@@ -32,7 +32,8 @@
  * "cwd=...") or "OP PATH: ERRNAME (message)" for each lookup; with -o, a
  * result that is FILE's inode says so, and a last line describes FILE's fd.
  * Exits 0 if every lookup succeeded, 1 if one failed, 2 on bad usage or a
- * failed preparation.
+ * failed preparation. While it makes the lookups, the guest's hostname is
+ * COMM: a debugger's cue (see announce()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,6 +49,19 @@
 #include <linux/openat2.h>
 
 #define TRACEFS "/sys/kernel/tracing"
+
+/*
+ * Tell a debugger that this process's lookups start (the guest's hostname
+ * becomes its name) or are over (the hostname is put back): a lab run by
+ * gdb keeps its breakpoints disabled outside them (scripts/lab_gate.py),
+ * since every stop, even one whose condition fails, costs the guest dear
+ * under TCG.
+ */
+static void announce(const char *hostname)
+{
+	if (sethostname(hostname, strlen(hostname)) != 0)
+		perror("lookup: sethostname");
+}
 
 static int usage(void)
 {
@@ -201,7 +215,7 @@ static int known_op(const char *op)
 int main(int argc, char **argv)
 {
 	const char *comm = "symwalk-lab", *dir = NULL, *file = NULL, *op;
-	char path[PATH_MAX], text[PATH_MAX], saved_enable[16];
+	char path[PATH_MAX], text[PATH_MAX], saved_enable[16], hostname[HOST_NAME_MAX + 1];
 	int opt, dirfd = AT_FDCWD, filefd = -1, unlink_file = 0, trace = 0;
 	int pid_fd = -1, enable_fd = -1, failed = 0;
 	long count = 1;
@@ -286,11 +300,16 @@ int main(int argc, char **argv)
 			return 2;
 	}
 
+	if (gethostname(hostname, sizeof(hostname)) != 0) {
+		perror("lookup: gethostname");
+		return 2;
+	}
 	/* Breakpoints and traces filter on this name. */
 	if (prctl(PR_SET_NAME, comm) != 0) {
 		perror("prctl(PR_SET_NAME)");
 		return 2;
 	}
+	announce(comm);
 	if (trace) {
 		char pid[32];
 
@@ -320,6 +339,7 @@ int main(int argc, char **argv)
 			printf(" (the file of fd %d)", filefd);
 		printf("\n");
 	}
+	announce(hostname);
 
 	if (trace) {
 		/*

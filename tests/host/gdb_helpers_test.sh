@@ -20,7 +20,9 @@ gdb_says() {
 	fi
 }
 
-kernel=(-ex "set auto-load python-scripts off" -ex "file $kbuild/vmlinux"
+kernel=(-ex "set auto-load python-scripts off"
+	-ex "set index-cache directory $top/build/gdb-index-cache" -ex "set index-cache enabled on"
+	-ex "file $kbuild/vmlinux"
 	-ex "source $kbuild/vmlinux-gdb.py" -ex "source gdb-scripts/symwalk.py")
 
 gdb_says "symwalk.py without the kernel's helpers asks for them" \
