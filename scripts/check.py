@@ -61,8 +61,10 @@ class Deferred:
     def __init__(self):
         self.calls = []
         self.failed = 0
+        self.title = None
 
     def section(self, title):
+        self.title = self.title or title
         self.calls.append(("section", (title,)))
 
     def add(self, name, ok, detail=None, skipped=False):
@@ -186,7 +188,7 @@ def run_side_by_side(results, parts, start_order):
     def timed(part, d):
         start = time.monotonic()
         part(d)
-        print("   {} done in {:.0f} s".format(d.calls[0][1][0], time.monotonic() - start))
+        print("   {} done in {:.0f} s".format(d.title, time.monotonic() - start))
         sys.stdout.flush()
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
