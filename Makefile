@@ -106,7 +106,7 @@ $(GUEST_BIN)/tools/%: guest/tools/%.c
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 
-$(INITRAMFS): initramfs/init initramfs/mkinitramfs.sh $(BUILD)/gen_init_cpio $(GUEST_TESTS) $(KSELFTESTS) $(GUEST_TOOLS) $(LAB_FILES)
+$(INITRAMFS): $(wildcard initramfs/*) $(BUILD)/gen_init_cpio $(GUEST_TESTS) $(KSELFTESTS) $(GUEST_TOOLS) $(LAB_FILES)
 	@initramfs/mkinitramfs.sh $(BUILD)/gen_init_cpio $(GUEST_BIN) $@
 
 run: kernel initramfs

@@ -27,3 +27,4 @@ else:
     import symwalk_gdb.flags  # noqa: F401
     import symwalk_gdb.breakpoints  # noqa: F401
     import symwalk_gdb.trace  # noqa: F401
+    import symwalk_gdb.results  # noqa: F401

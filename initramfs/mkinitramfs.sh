@@ -27,6 +27,9 @@ list=$out.list
 	for prog in "$bin"/tests/*; do
 		echo "file /symwalk/tests/${prog##*/} $prog 0755 0 0"
 	done
+	for prog in "$here"/lab-setup "$here"/lab-trigger; do
+		echo "file /symwalk/bin/${prog##*/} $prog 0755 0 0"
+	done
 	for prog in "$bin"/tools/*; do
 		echo "file /symwalk/bin/${prog##*/} $prog 0755 0 0"
 	done

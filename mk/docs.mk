@@ -15,7 +15,7 @@ SPHINXBUILD := /usr/bin/sphinx-build
 DOCS_DATA_DEPS := $(wildcard $(KBUILD)/arch/x86/boot/bzImage $(KBUILD)/vmlinux) \
 	$(INITRAMFS) $(wildcard gdb-scripts/*.py gdb-scripts/symwalk_gdb/*.py labs/*/*) \
 	$(wildcard guest/scenarios/docs-*.sh) Documentation/helper-examples.yaml \
-	scripts/docs/capture.py scripts/guest.py scripts/lab_gate.py
+	scripts/docs/capture.py scripts/guest.py
 SCREENSHOT_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	--disable-background-networking --disable-component-update --disable-sync \
 	--window-size=1280,3200

@@ -110,14 +110,7 @@ def add_tap(results, prefix, text, rc):
 def run_host_tests(results):
     results.section("host tests")
     for test in sorted(glob.glob(os.path.join(TOP, "tests", "host", "*_test.*"))):
-        name = "host/" + os.path.basename(test)
-        try:
-            proc = subprocess.run([test], cwd=TOP, stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, timeout=600)
-        except subprocess.TimeoutExpired:
-            results.add(name, False, "did not finish within 600 s")
-            continue
-        add_tap(results, name, proc.stdout.decode(errors="replace"), proc.returncode)
+        run_tap_program(results, "host/" + os.path.basename(test), [test], 600)
 
 
 def run_guest_tests(results, vm, append="", timeout=GUEST_TIMEOUT):
@@ -147,12 +140,54 @@ def run_helper_tests(results, vm):
     for name in guest.lab_names(guest.HELPER_TESTS):
         ok, report = guest.run_lab_batch(vm, name, quiet=True, labs=guest.HELPER_TESTS)
         results.add("gdb " + name, ok, None if ok else report)
+    # make lab as a student meets it, in tmux.
+    run_tap_program(results, "gdb/lab_tmux_test.py",
+                    [os.path.join(TOP, "tests", "gdb", "lab_tmux_test.py")], 300)
+
+
+def run_tap_program(results, name, command, timeout):
+    """Run a program that prints TAP, at most timeout seconds."""
+    try:
+        proc = subprocess.run(command, cwd=TOP, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        results.add(name, False, "did not finish within {} s".format(timeout))
+        return
+    add_tap(results, name, proc.stdout.decode(errors="replace"), proc.returncode)
+
+
+def run_lab_triggers(results, vm):
+    """Each lab's trigger run twice from /, as lab-trigger (a student's
+    second run), without gdb: its lookups end as the lab's console
+    expectations say (the second run as its "again: " ones, if any)."""
+    try:
+        text = guest.run_scenario(vm, "lab-triggers", timeout=GUEST_TIMEOUT)
+    except guest.GuestError as e:
+        results.add("labs' triggers from /", False, str(e))
+        return
+    for name in guest.lab_names():
+        expected = guest.read_expectations(name)
+        first = [p[len(guest.CONSOLE):] for p in expected if p.startswith(guest.CONSOLE)]
+        again = [p[len(guest.AGAIN):] for p in expected if p.startswith(guest.AGAIN)]
+        for run, console in ((1, first), (2, again or first)):
+            m = re.search(r"^symwalk: begin trigger {0} {1}\r?$(.*?)^symwalk: end trigger "
+                          r"{0} {1}".format(re.escape(name), run), text, re.M | re.S)
+            title = "lab {}: lab-trigger from /, run {}".format(name, run)
+            if not m:
+                results.add(title, False, "the scenario printed no such run")
+                continue
+            checked = guest.check_expectations(console, m.group(1))
+            missed = [p for p, match in checked if match is None]
+            results.add(title, not missed, "not met:\n" + "\n".join(missed) +
+                        "\nits output:\n" + m.group(1).strip()[-3000:])
 
 
 def run_labs(results, vm, timeout=60, check=True):
     """Every lab in batch; check=False: that each runs to its end, without
     holding it to its expectations."""
     results.section("labs (batch{})".format("" if check else ", run to the end"))
+    if check:
+        run_lab_triggers(results, vm)
     for name in guest.lab_names():
         ok, report = guest.run_lab_batch(vm, name, timeout=timeout, quiet=True, check=check)
         results.add("lab " + name + ("" if check else " runs"), ok, None if ok else report)

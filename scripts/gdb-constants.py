@@ -8,7 +8,8 @@ usage: gdb-constants.py TREE KBUILD OUTPUT
 
 The LOOKUP_* flags (include/linux/namei.h) and the ND_* state bits
 (fs/namei.c) are macros, so they are not in the DWARF; MAXSYMLINKS and the
-LAST_* and WALK_* values are enums the compiler may drop from it.
+LAST_* and WALK_* values are enums the compiler may drop from it; the
+error codes give the names of the values walk functions return.
 """
 import os
 import re
@@ -38,6 +39,15 @@ def namei_flags(tree, kbuild):
         else:
             flags.append(arg)
     return args[0], flags
+
+
+def errno_names(macros):
+    """{value: name} of the E* error codes the kernel defines (uapi and
+    kernel-internal), the first name of each value."""
+    names = {}
+    for name, value in re.findall(r"^#define (E[A-Z0-9]+) (\d+)$", macros, re.M):
+        names.setdefault(int(value), name)
+    return names
 
 
 def main():
@@ -77,6 +87,7 @@ def main():
         f.write("ND_STATE = {!r}\n".format(table("ND_")))
         f.write("LAST_TYPES = {!r}\n".format(
             {v: n for n, v in values.items() if n.startswith("LAST_")}))
+        f.write("ERRNO_NAMES = {!r}\n".format(errno_names(macros)))
         for name in ("MAXSYMLINKS", "EMBEDDED_LEVELS", "WALK_TRAILING", "WALK_MORE",
                      "WALK_NOFOLLOW"):
             f.write("{} = {}\n".format(name, values[name]))

@@ -29,6 +29,8 @@ HELPER_TESTS = os.path.join(TOP, "tests", "gdb")
 RUN = os.path.join(TOP, "build", "run")
 GDB_INDEX_CACHE = os.path.join(TOP, "build", "gdb-index-cache")
 CONSOLE_TAIL = 50
+# How long make gdb waits for a guest's gdbstub to answer.
+GDBSTUB_WAIT = 3
 
 
 class GuestError(Exception):
@@ -109,10 +111,11 @@ class Guest:
                              "console:\n{}".format(tail(console)))
         return text
 
-    def gdb_script(self, path, port, boot=False, steps=None, batch=False):
-        """Write the gdb commands that load the helpers and attach. With
-        boot, the guest is taken to start_kernel before the steps; a
-        before-boot.gdb beside the steps runs first."""
+    def gdb_script(self, path, port, lab=None, steps=None, batch=False):
+        """Write the gdb commands that load the helpers and attach: to a
+        running guest (lab None), or to a lab's guest, paused before its
+        boot, to run the lab's steps (gdb-scripts/symwalk_gdb/lab.py). A
+        before-boot.gdb beside the steps runs before the boot."""
         lines = [
             "set pagination off",
             "set confirm off",
@@ -124,44 +127,15 @@ class Guest:
             "file " + self.vmlinux,
             "source " + os.path.join(self.kbuild, "vmlinux-gdb.py"),
             "source " + os.path.join(TOP, "gdb-scripts", "symwalk.py"),
-            "python",
-            "import time",
-            "for attempt in range(100):",
-            "    try:",
-            "        gdb.execute('target remote 127.0.0.1:{}')".format(port),
-            "        break",
-            "    except gdb.error:",
-            "        time.sleep(0.1)",
-            "else:",
-            "    raise gdb.GdbError('no guest answers on localhost:{}: start one "
-            "with make run')".format(port),
-            "end",
         ]
-        if boot:
+        if lab is None:
+            lines.append("python from symwalk_gdb import lab; lab.attach_only({})".format(port))
+        else:
             before = os.path.join(os.path.dirname(steps or ""), "before-boot.gdb")
-            if steps and os.path.exists(before):
-                lines += ["source " + before]
-            # Software breakpoints need the kernel's text in place: let it
-            # boot to start_kernel on a hardware one first. Then wait for
-            # the lab to be ready (init names the guest symwalk-ready just
-            # before the trigger runs: the boot's one sethostname()), so
-            # that the lab's breakpoints do not slow the boot and the
-            # fixture down: a breakpoint hit often is dear even when its
-            # condition fails. For the same reason, the steps' breakpoints
-            # are gated: enabled only while a lab process makes its lookups.
-            lines += ["hbreak start_kernel", "continue", "delete"]
-            if steps:
-                lines += ["break __x64_sys_sethostname", "continue", "delete",
-                          "source " + os.path.join(TOP, "scripts", "lab_gate.py"),
-                          "python lab_gate = LabGate('symwalk-lab')",
-                          "source " + steps,
-                          "python lab_gate.disarm()"]
-        elif steps:
-            lines += ["source " + steps]
-        if batch:
-            # Let the guest finish the lab (it powers off in batch mode), so
-            # that the console holds the trigger's output.
-            lines += ["delete", "continue"]
+            lines.append("python from symwalk_gdb import lab; lab.start({}, {!r}, steps={!r}, "
+                         "before_boot={!r}, batch={})".format(
+                             port, lab, steps,
+                             before if steps and os.path.exists(before) else None, batch))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write("\n".join(lines) + "\n")
@@ -205,53 +179,113 @@ def lab_title(name):
 
 
 def resolve_lab(name, labs=LABS):
+    """The lab a name stands for: its full name, or a prefix of one only."""
     names = lab_names(labs)
     if not name:
         return names[0]
-    if name not in names:
-        raise GuestError("there is no lab named '{}'; the labs are:\n{}".format(
-            name, "\n".join("  {:<16} {}".format(n, lab_title(n)) for n in names)))
-    return name
+    if name in names:
+        return name
+    matches = [n for n in names if n.startswith(name)]
+    if len(matches) == 1:
+        return matches[0]
+    listing = "\n".join("  {:<16} {}".format(n, lab_title(n)) for n in matches or names)
+    if matches:
+        raise GuestError("'{}' could be any of these labs; say which:\n{}".format(
+            name, listing))
+    raise GuestError("there is no lab named '{}'; the labs are:\n{}".format(name, listing))
+
+
+def port_in_use(port):
+    """Whether something listens on localhost:port already."""
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def wait_for_listener(port, seconds):
+    """Whether something listens on localhost:port within seconds."""
+    deadline = time.monotonic() + seconds
+    while not port_in_use(port):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 CONSOLE = "console: "
+AGAIN = "again: "
 
 
 def read_expectations(name, labs=LABS):
     """The lab's expectations: one regular expression a line, to be matched
     in this order by lines of the gdb output, or, for a line starting with
-    "console: ", by lines of the guest console. '#' starts a comment."""
-    with open(os.path.join(labs, name, "expect")) as f:
-        return [line.rstrip("\n") for line in f
-                if line.strip() and not line.startswith("#")]
+    "console: ", by lines of the guest console; a line starting with
+    "again: " is a console pattern for the trigger run a second time (by
+    lab-trigger: labs whose second run differs from the first). A pattern
+    after "!" must match no line between the lines the expectations before
+    and after it matched. '#' starts a comment."""
+    path = os.path.join(labs, name, "expect")
+    try:
+        with open(path) as f:
+            return [line.rstrip("\n") for line in f
+                    if line.strip() and not line.startswith("#")]
+    except OSError as e:
+        raise GuestError("the expectations of {} cannot be read: {}".format(name, e))
+
+
+# What no gdb session of a lab may show: a Python traceback, a stop at an
+# internal breakpoint, gdb's idea of where a paused guest starts.
+NEVER = [r"Traceback \(most recent call last\)", r"^Python Exception",
+         r"^Breakpoint -\d+, ", r" in \?\? \(\)$"]
 
 
 def check_lab_output(patterns, gdb_output, console_output):
     """check_expectations() for the gdb patterns and the console ones, each
-    in their own order; the results in the order of the patterns."""
+    in their own order, and NEVER against the whole gdb output; the
+    results in the order of the patterns, NEVER's last."""
+    patterns = [p for p in patterns if not p.startswith(AGAIN)]
     gdb_patterns = [p for p in patterns if not p.startswith(CONSOLE)]
     console_patterns = [p[len(CONSOLE):] for p in patterns if p.startswith(CONSOLE)]
     gdb_results = iter(check_expectations(gdb_patterns, gdb_output))
     console_results = iter(check_expectations(console_patterns, console_output))
-    return [(p, next(console_results)[1] if p.startswith(CONSOLE) else next(gdb_results)[1])
-            for p in patterns]
+    results = [(p, next(console_results)[1] if p.startswith(CONSOLE) else next(gdb_results)[1])
+               for p in patterns]
+    for never in NEVER:
+        results += check_expectations(["!" + never], gdb_output)
+    return results
 
 
 def check_expectations(patterns, output):
-    """Match each pattern, in order, against the lines of output. Return a
-    list of (pattern, matched line or None)."""
+    """Match each pattern, in order, against the lines of output; a "!"
+    pattern must match none of the lines between its neighbours' matches.
+    Return a list of (pattern, the line that meets it or None): for a
+    "!" pattern that met, "(absent)"."""
     lines = output.splitlines()
     pos = 0
     results = []
+    absent = []         # [(index in results, regex)] waiting for their end
+
+    def close_absences(end):
+        for index, regex in absent:
+            found = next((line for line in lines[pos:end] if regex.search(line)), None)
+            if found is not None:
+                results[index] = (results[index][0], None)
+        absent.clear()
+
     for pattern in patterns:
+        if pattern.startswith("!"):
+            absent.append((len(results), re.compile(pattern[1:])))
+            results.append((pattern, "(absent)"))
+            continue
         regex = re.compile(pattern)
         for i in range(pos, len(lines)):
             if regex.search(lines[i]):
+                close_absences(i)
                 results.append((pattern, lines[i]))
                 pos = i + 1
                 break
         else:
             results.append((pattern, None))
+    close_absences(len(lines))
     return results
 
 
@@ -266,7 +300,7 @@ def gdb_session(vm, append, steps, stem, timeout, run_dir=None):
     console = os.path.join(run_dir, stem + ".console")
     gdb_log = os.path.join(run_dir, stem + ".gdb.log")
     script = vm.gdb_script(os.path.join(run_dir, stem + ".gdb"), port,
-                           boot=True, steps=steps, batch=True)
+                           lab=stem, steps=steps, batch=True)
     qemu = subprocess.Popen(vm.qemu_cmd(append, gdb_port=port, paused=True, console=console),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -313,6 +347,13 @@ def run_lab_batch(guest, name, timeout=60, quiet=False, labs=LABS, steps=None,
     report = [] if quiet else [output.rstrip(), ""]
     for pattern, match in results:
         report.append("{} {}".format("met    " if match else "NOT MET", pattern))
+        on_console = pattern.startswith(CONSOLE)
+        bare = pattern[len(CONSOLE):] if on_console else pattern
+        if not match and bare.startswith("!"):
+            text = console_output if on_console else output
+            regex = re.compile(bare[1:])
+            report += ["          found: " + line for line in text.splitlines()
+                       if regex.search(line)][:3]
     report.append("lab {}: {} expectations met, {} not met".format(
         name, len(results) - len(failed), len(failed)))
     if failed:
@@ -327,9 +368,14 @@ def run_lab_interactive(guest, name, port):
                          "make lab BATCH=1")
     if not shutil.which("tmux"):
         raise GuestError("make lab needs tmux: run make deps")
+    if port_in_use(port):
+        raise GuestError("localhost:{} is taken (a 'make run' or another lab?): end it, "
+                         "or give this lab another port with GDB_PORT=".format(port))
     script = guest.gdb_script(os.path.join(RUN, "lab-{}.gdb".format(name)), port,
-                              boot=True, steps=os.path.join(LABS, name, "lab.gdb"))
-    session = "symwalk-" + name
+                              lab=name, steps=os.path.join(LABS, name, "lab.gdb"))
+    # Named after the port too, so that a lab on another port (a test's)
+    # never ends this one.
+    session = "symwalk-{}-{}".format(name, port)
     qemu = shlex.join(guest.qemu_cmd("symwalk.mode=lab symwalk.lab=" + name,
                                      gdb_port=port, paused=True))
     gdb = "gdb -nx -q -x {}; tmux kill-session -t {}".format(shlex.quote(script), session)
@@ -368,11 +414,19 @@ def main():
         if args.command == "gdb":
             if not os.path.exists(os.path.join(args.kbuild, "vmlinux")):
                 raise GuestError("there is no kernel to debug yet: run make run")
+            if not wait_for_listener(args.gdb_port, GDBSTUB_WAIT):
+                raise GuestError("no guest answers on localhost:{}: start one with "
+                                 "'make run' in another terminal (or give its port with "
+                                 "GDB_PORT=)".format(args.gdb_port))
             guest = Guest(args.kbuild, args.initramfs)
             script = guest.gdb_script(os.path.join(RUN, "attach.gdb"), args.gdb_port)
             os.execvp("gdb", ["gdb", "-nx", "-q", "-x", script])
         guest = Guest(args.kbuild, args.initramfs)
         if args.command == "run":
+            if port_in_use(args.gdb_port):
+                raise GuestError("localhost:{} is taken (another 'make run' or a lab?): "
+                                 "end it, or pick another port with GDB_PORT=".format(
+                                     args.gdb_port))
             print("symwalk: booting the guest; gdbstub on localhost:{} ('make gdb' "
                   "in another terminal); Ctrl-a x quits QEMU".format(args.gdb_port))
             os.execvp("qemu-system-x86_64",

@@ -40,13 +40,33 @@ if [[ -n $stale ]]; then
 	[[ $lost -eq 0 ]] || { rm -f "$kbuild/.config"; die "fix ${fragments[*]} (a dependency is missing)"; }
 fi
 
-echo "kernel: building in $kbuild with -j$(nproc)"
-kmake -j"$(nproc)" all scripts_gdb
+# Kbuild decides what is stale. Say "building" only once it compiles
+# something, and how far it got now and then; its own lines go to a log.
+log=$kbuild/build.log
+before=$(stat -c %Y "$kbuild/vmlinux" 2>/dev/null || echo none)
+start=$SECONDS
+if ! make -C "$tree" O="$(realpath "$kbuild")" --no-print-directory -j"$(nproc)" \
+	all scripts_gdb 2>&1 | tee "$log" | awk -v kbuild="$kbuild" -v jobs="$(nproc)" '
+	/^  (CC|AS|LD|AR|HOSTCC|HOSTLD|CPP|OBJCOPY|LDS|VDSO|RELOCS) / && !/bzImage/ {
+		if (!n++) printf "kernel: building in %s with -j%s (Kbuild'"'"'s lines: %s/build.log)\n", kbuild, jobs, kbuild
+		if (n % 500 == 0) printf "kernel: %d objects built so far\n", n
+		fflush()
+	}'; then
+	tail -n 30 "$log" >&2
+	die "the build failed; the last lines above, all of them in $log"
+fi
+built=
+[[ $(stat -c %Y "$kbuild/vmlinux" 2>/dev/null) != "$before" ]] && built=$((SECONDS - start))
 [[ -f $kbuild/vmlinux-gdb.py ]] || die "the build did not make $kbuild/vmlinux-gdb.py"
 # The values symwalk's gdb helpers decode, from this build of fs/namei.c.
 constants=$kbuild/symwalk_constants.py
-if [[ ! -f $constants || $kbuild/fs/namei.o -nt $constants ]]; then
+generator=$(dirname "$0")/gdb-constants.py
+if [[ ! -f $constants || $kbuild/fs/namei.o -nt $constants || $generator -nt $constants ]]; then
 	echo "kernel: generating $constants"
-	"$(dirname "$0")"/gdb-constants.py "$tree" "$kbuild" "$constants"
+	"$generator" "$tree" "$kbuild" "$constants"
 fi
-echo "kernel: $(kmake kernelrelease) ready: $kbuild/arch/x86/boot/bzImage"
+if [[ -n $built ]]; then
+	echo "kernel: $(kmake kernelrelease) built in $built s: $kbuild/arch/x86/boot/bzImage"
+else
+	echo "kernel: $kbuild ($(kmake kernelrelease)) is up to date"
+fi

@@ -4,7 +4,8 @@
 
 import gdb
 
-from symwalk_gdb import source, walk
+from symwalk_gdb import constants, source, walk
+from symwalk_gdb.command import one_sentence
 
 # Without the namei tracepoints (a pristine kernel), the statement after
 # which link_path_walk() has a complete frame.
@@ -56,6 +57,9 @@ class WalkFilter:
             else "lookups of {}".format(self.path)
         return who if self.depth is None else "{}, at depth {}".format(who, self.depth)
 
+    def __eq__(self, other):
+        return (self.comm, self.path, self.depth) == (other.comm, other.path, other.depth)
+
 
 class WalkBreakpoint(gdb.Breakpoint):
     """A breakpoint that stops only for the walks its filter accepts."""
@@ -66,6 +70,72 @@ class WalkBreakpoint(gdb.Breakpoint):
 
     def stop(self):
         return self.walk_filter.matches()
+
+
+def push_summary():
+    """What a stop of lx-walk-break shows after gdb's own line: the push,
+    and how to see the walk when the function's nd is optimized out."""
+    task = walk.current_task()
+    w = walk.Walk(walk.current_nameidata(task))
+    mode = "RCU-walk" if w.rcu else "REF-walk"
+    if w.frames:
+        text = "{} pushed {}: depth {}, {} of {} links, {}.\n".format(
+            walk.task_name(task), walk.Names().path(w.frames[-1].link), w.depth,
+            w.total_link_count, constants.get().MAXSYMLINKS, mode)
+    else:
+        text = "{} walks \"{}\", no link on its stack, {}.\n".format(
+            walk.task_name(task), w.name() or "", mode)
+    try:
+        nd_gone = gdb.selected_frame().read_var("nd").is_optimized_out
+    except (gdb.error, ValueError):
+        nd_gone = True
+    if nd_gone:
+        text += "nd is optimized out here: the walk is $lx_nameidata() (p *$lx_nameidata())"
+    else:
+        text += "The walk: nd here, $lx_nameidata() anywhere"
+    return text + "; lx-nameidata and lx-symlink-stack show it.\n"
+
+
+def on_stop(event):
+    if isinstance(event, gdb.BreakpointEvent) and \
+            any(isinstance(b, WalkBreakpoint) for b in event.breakpoints):
+        try:
+            gdb.write(push_summary())
+        except (gdb.GdbError, gdb.error) as e:
+            gdb.write("lx-walk-break: {}\n".format(e))
+
+
+gdb.events.stop.connect(on_stop)
+
+
+def running_comms():
+    """The names of the guest's processes, or None when gdb cannot list
+    them (no guest attached)."""
+    try:
+        from linux import tasks
+        return {t["comm"].string() for t in tasks.task_lists()}
+    except (gdb.error, gdb.MemoryError, ImportError):
+        return None
+
+
+def parse_depth(words):
+    """(words without -d N, N or None), N checked against the stack's size."""
+    if "-d" not in words:
+        return words, None
+    at = words.index("-d")
+    limit = constants.get().MAXSYMLINKS
+    if at + 1 >= len(words):
+        raise gdb.GdbError("lx-walk-break: -d needs a depth, from 1 to {} "
+                           "(MAXSYMLINKS).".format(limit))
+    try:
+        depth = int(words[at + 1])
+    except ValueError:
+        raise gdb.GdbError("lx-walk-break: -d takes a depth from 1 to {}, not "
+                           "'{}'.".format(limit, words[at + 1]))
+    if not 1 <= depth <= limit:
+        raise gdb.GdbError("lx-walk-break: a push leaves the stack 1 to {} (MAXSYMLINKS) "
+                           "frames deep, so -d {} would never stop.".format(limit, depth))
+    return words[:at] + words[at + 2:], depth
 
 
 class LxWalkBreak(gdb.Command):
@@ -85,17 +155,11 @@ symwalk-lab."""
     def __init__(self):
         super(LxWalkBreak, self).__init__("lx-walk-break", gdb.COMMAND_BREAKPOINTS)
 
+    @one_sentence("lx-walk-break")
     def invoke(self, arg, from_tty):
         usage = ("lx-walk-break: name the process or the path, e.g. "
                  "lx-walk-break symwalk-lab or lx-walk-break /lab/01-chain/l3/file")
-        words = gdb.string_to_argv(arg)
-        depth = None
-        if len(words) >= 2 and words[-2] == "-d":
-            try:
-                depth = int(words[-1])
-            except ValueError:
-                raise gdb.GdbError("lx-walk-break: -d takes a number, not '{}'.".format(words[-1]))
-            words = words[:-2]
+        words, depth = parse_depth(gdb.string_to_argv(arg))
         if len(words) == 2 and words[0] in ("-c", "-p"):
             kind, value = words
         elif len(words) == 1 and not words[0].startswith("-"):
@@ -110,12 +174,27 @@ symwalk-lab."""
             walk_filter = WalkFilter(comm=value, depth=depth)
         else:
             walk_filter = WalkFilter(path=value, depth=depth)
+        existing = [b for b in gdb.breakpoints() if isinstance(b, WalkBreakpoint)]
+        same = [b.number for b in existing if b.walk_filter == walk_filter]
+        if same:
+            raise gdb.GdbError("lx-walk-break: breakpoint{} {} already stop{} for {} "
+                               "('delete {}' removes them).".format(
+                                   "s" if len(same) > 1 else "", ", ".join(map(str, same)),
+                                   "" if len(same) > 1 else "s", walk_filter,
+                                   " ".join(map(str, same))))
         numbers = [WalkBreakpoint(location, walk_filter).number
                    for location in push_locations()]
         gdb.write("lx-walk-break: breakpoint{} {} stop{} after each link pushed "
                   "by {}\n".format("s" if len(numbers) > 1 else "",
                                    ", ".join(map(str, numbers)),
                                    "" if len(numbers) > 1 else "s", walk_filter))
+        others = sorted({str(b.walk_filter) for b in existing})
+        if others:
+            gdb.write("  (and the breakpoints of an earlier lx-walk-break still stop for "
+                      "{})\n".format(", ".join(others)))
+        comms = running_comms() if kind == "-c" else None
+        if comms is not None and value not in comms:
+            gdb.write("  no process named {} runs yet: they stop once one does\n".format(value))
 
 
 LxWalkBreak()

@@ -5,6 +5,7 @@
 import gdb
 
 from symwalk_gdb import constants
+from symwalk_gdb.command import one_sentence
 
 
 class LxLookupFlags(gdb.Command):
@@ -19,6 +20,7 @@ still walking the components before the last."""
     def __init__(self):
         super(LxLookupFlags, self).__init__("lx-lookup-flags", gdb.COMMAND_DATA)
 
+    @one_sentence("lx-lookup-flags")
     def invoke(self, arg, from_tty):
         if not arg.strip():
             raise gdb.GdbError("lx-lookup-flags: give a value, e.g. "
@@ -27,6 +29,10 @@ still walking the components before the last."""
             value = int(gdb.parse_and_eval(arg))
         except (gdb.error, gdb.MemoryError) as e:
             raise gdb.GdbError("lx-lookup-flags: cannot evaluate '{}': {}.".format(arg, e))
+        if not 0 <= value <= 0xffffffff:
+            # nd->flags is an unsigned int: say what the value is as one.
+            gdb.write("{} is not an unsigned int; as nd->flags it would be ".format(value))
+            value &= 0xffffffff
         gdb.write("{:#x} = {}\n".format(value, constants.lookup_flags(value)))
 
 

@@ -4,7 +4,8 @@
 
 import gdb
 
-from symwalk_gdb import constants, walk
+from symwalk_gdb import constants, stack, walk
+from symwalk_gdb.command import one_sentence
 
 # What each sequence count of struct nameidata samples, and so guards.
 SEQ_MEANINGS = [
@@ -16,33 +17,16 @@ SEQ_MEANINGS = [
 ]
 
 
-def walk_from_arg(arg, command):
-    """The Walk an EXPR names, or that of the current task; and who owns it."""
-    if arg.strip():
-        walk.guest_stopped()
-        try:
-            pointer = gdb.parse_and_eval(arg)
-        except gdb.error as e:
-            raise gdb.GdbError("{}: cannot evaluate '{}': {}.".format(command, arg, e))
-        if pointer.type.strip_typedefs().code not in (gdb.TYPE_CODE_PTR, gdb.TYPE_CODE_INT):
-            raise gdb.GdbError("{}: '{}' is a {}, not a pointer to a struct "
-                               "nameidata.".format(command, arg, pointer.type))
-        owner = "at {:#x}".format(int(pointer))
-    else:
-        task = walk.current_task()
-        pointer = walk.current_nameidata(task)
-        owner = "of " + walk.task_name(task)
-    try:
-        return walk.Walk(pointer), owner
-    except gdb.MemoryError as e:
-        raise gdb.GdbError("{}: the guest's memory cannot be read ({}).".format(command, e))
-
-
 def seq_lines(w, names):
     """The sequence counts, what each guards, and whether it still holds."""
     nd = w.nd
     if int(nd["path"]["dentry"]) == 0:
-        return ["    (none sampled yet: path_init() has not set the walk up)"]
+        if walk.walk_ended():
+            return ["    (none: the walk has ended; terminate_walk() dropped its path, "
+                    "and restore_nameidata() gives the nameidata back)"]
+        return ["    (none: the walk holds no path now; path_init() sets one up and "
+                "samples them at the start of each attempt, terminate_walk() drops it "
+                "at the end)"]
     now = {}
     try:
         if int(nd["path"]["dentry"]):
@@ -90,7 +74,6 @@ def show_nameidata(w, owner):
         "  seq counts:",
     ]
     lines += seq_lines(w, names)
-    from symwalk_gdb import stack
     lines += stack.frame_lines(w, names)
     outer = w.outer()
     while outer:
@@ -119,8 +102,9 @@ EXPR is a struct nameidata pointer; without it, current->nameidata."""
     def __init__(self):
         super(LxNameidata, self).__init__("lx-nameidata", gdb.COMMAND_DATA)
 
+    @one_sentence("lx-nameidata")
     def invoke(self, arg, from_tty):
-        w, owner = walk_from_arg(arg, "lx-nameidata")
+        w, owner = walk.walk_from_arg(arg, "lx-nameidata")
         show_nameidata(w, owner)
 
 
@@ -137,6 +121,7 @@ p $lx_nameidata()->stack[0]; an error when no lookup is in progress."""
     def __init__(self):
         super(LxNameidataFunc, self).__init__("lx_nameidata")
 
+    @one_sentence("$lx_nameidata()")
     def invoke(self):
         # Also evaluated in breakpoint conditions, while gdb deems the guest
         # running.

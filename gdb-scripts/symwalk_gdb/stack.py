@@ -5,6 +5,7 @@
 import gdb
 
 from symwalk_gdb import source, walk
+from symwalk_gdb.command import one_sentence, plural
 
 # The delayed_call that releases a link body, and what its argument is.
 DONE_ARGS = {
@@ -85,15 +86,13 @@ def top_frame_state():
     return None
 
 
-def frame_lines(w, names, brief=False):
+def frame_lines(w, names):
     """One block per frame, bottom (0) to top."""
     lines = []
     top_state = top_frame_state()
     for f in w.frames:
         link = names.path(f.link)
         lines.append("  [{}] link {}".format(f.index, link))
-        if brief:
-            continue
         lines.append("      remnant: {}".format(remnant_text(w, f, top_state)))
         lines.append("      done: {}".format(describe_done(f)))
         lines.append("      seq: {}".format(describe_seq(w, f, names)))
@@ -120,11 +119,11 @@ EXPR is a struct nameidata pointer; without it, current->nameidata."""
     def __init__(self):
         super(LxSymlinkStack, self).__init__("lx-symlink-stack", gdb.COMMAND_DATA)
 
+    @one_sentence("lx-symlink-stack")
     def invoke(self, arg, from_tty):
-        from symwalk_gdb import nameidata
-        w, owner = nameidata.walk_from_arg(arg, "lx-symlink-stack")
-        lines = ["symlink stack of the walk {}: depth {}, {} links followed, {}".format(
-            owner, w.depth, w.total_link_count,
+        w, owner = walk.walk_from_arg(arg, "lx-symlink-stack")
+        lines = ["symlink stack of the walk {}: depth {}, {} followed, {}".format(
+            owner, w.depth, plural(w.total_link_count, "link"),
             "embedded frames" if w.embedded else "heap array")]
         if not w.frames:
             lines.append("  (empty: the walk is in no link)")

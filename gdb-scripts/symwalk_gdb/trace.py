@@ -7,6 +7,7 @@ import re
 import gdb
 
 from symwalk_gdb import constants, source, walk
+from symwalk_gdb.command import breakpoints_held, one_sentence, plural, stop_location
 
 # The namei tracepoints whose call sites the trace stops at.
 EVENTS = r"namei_(link_push|link_pop|stack_spill|eloop|unlazy|unlazy_next|jump_root|jump_link)"
@@ -74,6 +75,7 @@ class TraceBreakpoint(gdb.Breakpoint):
 
     def __init__(self, location, event, call, tracer):
         super(TraceBreakpoint, self).__init__(location, internal=True)
+        self.silent = True
         self.event = event
         self.call = call
         self.tracer = tracer
@@ -83,10 +85,12 @@ class TraceBreakpoint(gdb.Breakpoint):
 
 
 class EndBreakpoint(gdb.Breakpoint):
-    """Stops when the traced walk's nameidata is given back."""
+    """Stops when the traced walk's nameidata is given back; silent, the
+    tracer says so itself."""
 
     def __init__(self, tracer):
         super(EndBreakpoint, self).__init__("restore_nameidata", internal=True)
+        self.silent = True
         self.tracer = tracer
 
     def stop(self):
@@ -99,6 +103,7 @@ class Tracer:
         self.nd = int(nd)
         self.steps = 0
         self.failure = None
+        self.ended = False
         self.last_stop = None
 
     def ours(self):
@@ -129,8 +134,10 @@ class Tracer:
             if not self.ours():
                 return False
             w = walk.Walk(self.nd)
-            gdb.write("end of the walk of \"{}\": {} links followed, {} steps "
-                      "traced\n".format(w.name() or "", w.total_link_count, self.steps))
+            gdb.write("end of the walk of \"{}\": {} followed, {} traced\n".format(
+                w.name() or "", plural(w.total_link_count, "link"),
+                plural(self.steps, "step")))
+            self.ended = True
         except (gdb.GdbError, gdb.error, gdb.MemoryError) as e:
             self.failure = str(e)
         return True
@@ -153,34 +160,41 @@ kernel."""
     def __init__(self):
         super(LxWalkTrace, self).__init__("lx-walk-trace", gdb.COMMAND_RUNNING)
 
+    @one_sentence("lx-walk-trace")
     def invoke(self, arg, from_tty):
         if arg.strip():
             raise gdb.GdbError("lx-walk-trace takes no argument: it traces the "
                                "walk the current task is in.")
         task = walk.current_task()
         nd = walk.current_nameidata(task)
+        if walk.walk_ended():
+            raise gdb.GdbError(
+                "lx-walk-trace: the walk of {} has ended: gdb stopped in "
+                "restore_nameidata(), which gives its nameidata back. 'continue' "
+                "to a stop in the next walk (lx-walk-break stops at its pushes) "
+                "and trace that one.".format(walk.task_name(task)))
         calls = source.trace_calls(EVENTS)
         if not calls:
             raise gdb.GdbError("this kernel has no namei tracepoints: build it "
                                "with symwalk's series (make tree kernel).")
         tracer = Tracer(task, nd)
-        user_breakpoints = [b for b in gdb.breakpoints() if b.enabled]
-        for b in user_breakpoints:
-            b.enabled = False
-        ours = []
-        try:
-            ours = [TraceBreakpoint(loc, event, call, tracer) for loc, event, call in calls]
-            ours.append(EndBreakpoint(tracer))
-            gdb.write("tracing the walk of {} until it ends\n".format(walk.task_name(task)))
-            gdb.execute("continue")
-        finally:
-            for b in ours:
-                b.delete()
-            for b in user_breakpoints:
-                if b.is_valid():
-                    b.enabled = True
+        with breakpoints_held():
+            ours = []
+            try:
+                ours = [TraceBreakpoint(loc, event, call, tracer) for loc, event, call in calls]
+                ours.append(EndBreakpoint(tracer))
+                gdb.write("tracing the walk of {} until it ends\n".format(walk.task_name(task)))
+                gdb.execute("continue")
+            finally:
+                for b in ours:
+                    b.delete()
         if tracer.failure:
             raise gdb.GdbError("lx-walk-trace stopped: " + tracer.failure)
+        if not tracer.ended:
+            raise gdb.GdbError("lx-walk-trace: the guest stopped before the walk "
+                               "ended, after {}.".format(plural(tracer.steps, "step")))
+        gdb.write("gdb stopped in {}, where the lookup gives the nameidata back; "
+                  "'continue' lets it go on.\n".format(stop_location()))
 
 
 LxWalkTrace()

@@ -61,6 +61,51 @@ def current_nameidata(task=None, in_stop=False):
     return nd
 
 
+def walk_ended():
+    """Whether the guest stopped where a lookup gives its nameidata back
+    (restore_nameidata()): current->nameidata still points at the walk,
+    but it is over."""
+    try:
+        return gdb.newest_frame().name() == "restore_nameidata"
+    except gdb.error:
+        return False
+
+
+# Hints for the expressions students try first, by what gdb said.
+EVAL_HINTS = [
+    ('No symbol "current"', "the kernel's current is a macro, which gdb cannot "
+     "evaluate: $lx_current() is the current task, and lx-nameidata without an "
+     "argument shows its walk"),
+    ("No symbol", "without an argument, lx-nameidata and lx-symlink-stack show "
+     "current->nameidata; in expressions it is $lx_nameidata()"),
+]
+
+
+def walk_from_arg(arg, command):
+    """The Walk that EXPR arg names, or that of the current task; and who
+    owns it, in words."""
+    if not arg.strip():
+        task = current_task()
+        return Walk(current_nameidata(task)), "of " + task_name(task)
+    guest_stopped()
+    try:
+        pointer = gdb.parse_and_eval(arg)
+    except gdb.error as e:
+        hint = next((h for said, h in EVAL_HINTS if said in str(e)), None)
+        raise gdb.GdbError("{}: cannot evaluate '{}': {}{}.".format(
+            command, arg, str(e).rstrip("."), "; " + hint if hint else ""))
+    if pointer.is_optimized_out:
+        raise gdb.GdbError(
+            "{}: '{}' is optimized out here: the compiler keeps it nowhere gdb "
+            "can read at this point. Without an argument, {} shows "
+            "current->nameidata, which $lx_nameidata() gives to expressions.".format(
+                command, arg, command))
+    if pointer.type.strip_typedefs().code not in (gdb.TYPE_CODE_PTR, gdb.TYPE_CODE_INT):
+        raise gdb.GdbError("{}: '{}' is a {}, not a pointer to a struct "
+                           "nameidata.".format(command, arg, pointer.type))
+    return Walk(pointer), "at {:#x}".format(int(pointer))
+
+
 def fetch_bytes(pointer, target_type=None):
     """Read *pointer in one go: (a gdb value that needs no more reads, its
     bytes)."""
@@ -182,7 +227,6 @@ class Frame:
 
     def __init__(self, index, saved, remnant):
         self.index = index
-        self.saved = saved
         self.link = saved["link"]
         self.done_fn = int(saved["done"]["fn"])
         self.done_arg = int(saved["done"]["arg"])

@@ -6,6 +6,6 @@ echo data > dir/e/e/f
 ln -s dir n3
 ln -s n3/e n2
 ln -s n2/e n1
-# gdb waits for this to set its breakpoints (scripts/guest.py).
+# gdb waits for this to set its breakpoints (gdb-scripts/symwalk_gdb/lab.py).
 hostname symwalk-ready
 lookup stat n1/f

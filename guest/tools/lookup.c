@@ -53,9 +53,9 @@
 /*
  * Tell a debugger that this process's lookups start (the guest's hostname
  * becomes its name) or are over (the hostname is put back): a lab run by
- * gdb keeps its breakpoints disabled outside them (scripts/lab_gate.py),
- * since every stop, even one whose condition fails, costs the guest dear
- * under TCG.
+ * gdb keeps its breakpoints disabled outside them
+ * (gdb-scripts/symwalk_gdb/lab.py), since every stop, even one whose
+ * condition fails, costs the guest dear under TCG.
  */
 static void announce(const char *hostname)
 {

@@ -13,7 +13,7 @@ break complete_walk if $_streq($lx_current().comm, "symwalk-lab")
 continue
 lx-nameidata
 # 4. Back in path_lookupat(): REF-walk, and the root forgotten.
-finish
+lx-finish
 lx-lookup-flags $lx_nameidata()->flags
 p $lx_nameidata()->seq
 p $lx_nameidata()->root.mnt

@@ -16,5 +16,5 @@ continue
 bt 3
 lx-lookup-flags $lx_nameidata()->flags
 p $lx_nameidata()->depth
-finish
+lx-finish
 lx-walk-trace

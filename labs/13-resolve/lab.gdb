@@ -16,14 +16,14 @@ delete
 break nd_jump_link if $_streq($lx_current().comm, "symwalk-lab")
 continue
 lx-lookup-flags $lx_nameidata()->flags
-finish
+lx-finish
 delete
 # 3. RESOLVE_BENEATH and RESOLVE_IN_ROOT meet the absolute link "abs".
 break nd_jump_root if $_streq($lx_current().comm, "symwalk-lab") ? ($lx_current().nameidata->flags & ($LOOKUP_BENEATH | $LOOKUP_IN_ROOT)) : 0
 continue
 lx-lookup-flags $lx_nameidata()->flags
-finish
+lx-finish
 continue
 lx-nameidata
-finish
+lx-finish
 lx-nameidata

@@ -7,5 +7,5 @@ delete
 break handle_dots if $_streq($lx_current().comm, "symwalk-lab")
 continue
 lx-nameidata
-finish
+lx-finish
 lx-nameidata

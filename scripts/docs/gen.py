@@ -160,6 +160,8 @@ def strip(states, caption, per_row=3):
                 i, walkdata.esc(state.caption)))
         else:
             lines.append("  s{} [label={}];".format(i, walkdata.table(state)))
+    lines.append("  legend [label={}];".format(walkdata.legend()))
+    lines.append("  { rank=sink; legend; }")
     for row_start in range(0, len(states), per_row):
         row = ["s{}".format(i) for i in range(row_start, min(row_start + per_row, len(states)))]
         lines.append("  { rank=same; " + "; ".join(row) + "; }")
@@ -325,7 +327,7 @@ def lab_pages(records, data, pictures, out):
                 trace = "/{}/labs/{}-{}.trace".format(GEN, name, n)
                 write(os.path.join(out, trace.lstrip("/")), lookup_text(events))
                 text.append(".. figure:: {}\n   :alt: the symlink stack along the lookup "
-                            "of {}\n   :width: 100%\n\n".format(svg, path))
+                            "of {}\n   :class: stack-strip\n\n".format(svg, path))
                 text.append("The events of the lookup of ``{}``:\n\n".format(path))
                 text.append(".. literalinclude:: {}\n   :language: text\n\n".format(trace))
         else:
@@ -363,7 +365,13 @@ def lab_pages(records, data, pictures, out):
              "Each lab is a short story about one walk: a fixture of links in the guest, "
              "one lookup, and the gdb steps that stop in it. Run one with ``make lab "
              "LAB=name``, or without a terminal with ``make lab LAB=name BATCH=1``; "
-             "``make labs`` lists them.\n\n",
+             "``make labs`` lists them.\n\n"
+             "In ``make lab``, gdb runs the lab's steps, each command shown before its "
+             "output, then says where it stopped and what to type next. ``continue`` "
+             "lets the guest go on: the trigger finishes and the guest shell (the upper "
+             "pane) takes commands; there ``lab-trigger`` makes the lab's lookups again, "
+             "from whatever directory the shell is in, and gdb stops at the lab's "
+             "breakpoints. Ctrl-C in gdb pauses the guest; ``quit`` ends the lab.\n\n",
              ".. toctree::\n   :maxdepth: 1\n\n"]
     index += ["   {}\n".format(n) for n in entries]
     write(os.path.join(page_dir, "index.rst"), "".join(index))

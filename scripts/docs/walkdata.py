@@ -258,7 +258,10 @@ def table(state, title=True):
                 '<td><font point-size="9">name (remnant)</font></td></tr>')
     slots = state.slots()
     capacity = 40 if state.heap else 2
-    shown = max(len(slots), 2 if not state.heap else len(slots) + 1)
+    # The frame put_link() just popped is drawn where it was: on top.
+    popped_at = len(slots) if state.popped is not None else None
+    shown = max(len(slots) + (state.popped is not None),
+                2 if not state.heap else len(slots) + 1)
     for index in reversed(range(shown)):
         if index < len(slots):
             _, frame, name = slots[index]
@@ -270,15 +273,16 @@ def table(state, title=True):
                     bg=bg, i=index, m=MONO, l=esc(shorten(frame.link)),
                     b=esc(shorten('"{}"'.format(frame.body))),
                     n=esc(shorten('"{}"'.format(name) if name is not None else "\u2014"))))
+        elif index == popped_at:
+            rows.append('<tr><td bgcolor="{p}">{i}</td><td bgcolor="{p}"><font face="{m}">'
+                        '{l}</font></td><td colspan="2" bgcolor="{p}">popped by put_link()'
+                        '</td></tr>'.format(p=POPPED, i=index, m=MONO,
+                                            l=esc(shorten(state.popped.link))))
         elif index < capacity:
             label = "free" if not state.heap else "free ({} more)".format(capacity - index)
             rows.append('<tr><td bgcolor="{f}">{i}</td><td colspan="3" bgcolor="{f}">'
                         '<font color="#888888">{t}</font></td></tr>'.format(
                             f=FREE, i=index, t=label))
-    if state.popped is not None:
-        rows.append('<tr><td bgcolor="{p}">\u2191</td><td colspan="3" bgcolor="{p}">'
-                    'popped by put_link(): {l}</td></tr>'.format(
-                        p=POPPED, l=esc(state.popped.link)))
     if state.note:
         rows.append('<tr><td colspan="4" bgcolor="white"><font point-size="9">{}'
                     '</font></td></tr>'.format(esc(state.note)))
@@ -286,19 +290,19 @@ def table(state, title=True):
             + "".join(rows) + "</table>>")
 
 
-def dot_strip(states, title):
-    """One picture of a whole walk: its states left to right."""
-    lines = ['digraph walk {',
-             '  graph [rankdir=LR, fontname="{}", fontsize=12, label="{}", '
-             'labelloc=t, nodesep=0.2, ranksep=0.25];'.format(FONT, esc(title)),
-             '  node [shape=plaintext, fontname="{}", fontsize=10];'.format(FONT),
-             '  edge [color="#666666", arrowsize=0.6];']
-    for i, state in enumerate(states):
-        lines.append("  s{} [label={}];".format(i, table(state)))
-    for i in range(1, len(states)):
-        lines.append("  s{} -> s{};".format(i - 1, i))
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+LEGEND = [(EMBEDDED, "frame in nd->internal (2 embedded)"),
+          (HEAP, "frame in the heap array (40)"),
+          (PUSHED, "frame just pushed"), (POPPED, "frame just popped"),
+          (FREE, "free slot")]
+
+
+def legend():
+    """An HTML-like graphviz label: what the colours of table() mean."""
+    rows = "".join('<tr><td bgcolor="{}" width="14"> </td><td align="left">'
+                   '<font point-size="9">{}</font></td></tr>'.format(c, esc(t))
+                   for c, t in LEGEND)
+    return ('<<table border="0" cellborder="0" cellspacing="2" cellpadding="2">'
+            + rows + "</table>>")
 
 
 def dot_state(state):
@@ -308,6 +312,7 @@ def dot_state(state):
         '  graph [fontname="{}", margin=0];'.format(FONT),
         '  node [shape=plaintext, fontname="{}", fontsize=10];'.format(FONT),
         "  s [label={}];".format(table(state)),
+        "  legend [label={}];".format(legend()),
         "}"]) + "\n"
 
 

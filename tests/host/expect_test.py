@@ -26,10 +26,22 @@ case("patterns met in order", [r"^  depth: 1$", r"^  depth: 3$"], [True, True])
 case("a pattern nothing matches is not met", [r"^  depth: 2$"], [False])
 case("order matters", [r"^  depth: 3$", r"^  depth: 1$"], [True, False])
 case("one line meets one pattern only", [r"depth", r"depth", r"depth"], [True, True, False])
+case("an absence between two matches holds", [r"^a$", r"!^c$", r"^b$"], [True, True, True])
+case("an absence between two matches fails", [r"^a$", r"!depth: 1", r"^b$"], [True, False, True])
+case("an absence after the last match runs to the end", [r"^b$", r"!^c$"], [True, False])
+case("an absence before the first match starts at the top", [r"!^a$", r"depth: 3"], [False, True])
+n += 1
+got = [m is not None for _, m in guest.check_lab_output(
+    ["^a"], "a\nPython Exception <class 'gdb.error'>: x\nBreakpoint -18, f ()\n", "")]
+if got == [True, True, False, False, True]:
+    print("ok {} no lab output may hold a traceback, an internal breakpoint's stop".format(n))
+else:
+    failed = True
+    print("not ok {} no lab output may hold a traceback, an internal stop\n# got {}".format(n, got))
 n += 1
 got = [m is not None for _, m in guest.check_lab_output(
     ["^a", "console: ^stat x: ELOOP", "^b", "console: ^never"], OUTPUT, "boot\nstat x: ELOOP\n")]
-if got == [True, True, True, False]:
+if got[:4] == [True, True, True, False]:
     print("ok {} console patterns are matched against the console".format(n))
 else:
     failed = True
@@ -61,7 +73,19 @@ if got == want:
 else:
     failed = True
     print("not ok {} a failure's diagnostics are kept\n# got {}".format(n, got))
-for name in guest.lab_names():
+n += 1
+labs = guest.lab_names()
+try:
+    guest.resolve_lab("0")
+    ambiguous = None
+except guest.GuestError as e:
+    ambiguous = str(e)
+if guest.resolve_lab("01") == "01-chain" and ambiguous and "could be any of" in ambiguous:
+    print("ok {} make lab LAB=01 is 01-chain; LAB=0 asks which".format(n))
+else:
+    failed = True
+    print("not ok {} a lab by a prefix of its name\n# {}".format(n, ambiguous))
+for name in labs:
     n += 1
     if guest.read_expectations(name):
         print("ok {} lab {} has expectations".format(n, name))

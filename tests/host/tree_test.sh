@@ -82,4 +82,15 @@ out=$("$top/scripts/tree.sh" "$work/missing.tar.xz" "$work/linux2" "$work/patche
 	not_ok "a missing tarball fails" || ok "a missing tarball fails"
 check "with a sentence naming the package" grep -q "install the Debian package linux-source-6.12" <<<"$out"
 
+# A kernel with nothing to rebuild is said to be up to date, not "building".
+if [[ -f $top/build/kbuild/vmlinux ]]; then
+	out=$(cd "$top" && env -u MAKEFLAGS -u MAKELEVEL make -s kernel 2>&1)
+	if grep -q "kernel: build/kbuild (.*) is up to date" <<<"$out" && ! grep -q "building" <<<"$out"; then
+		ok "make kernel with nothing to rebuild says it is up to date"
+	else
+		not_ok "make kernel with nothing to rebuild says it is up to date"
+		echo "$out" | sed 's/^/# /'
+	fi
+fi
+
 done_testing

@@ -32,6 +32,24 @@ gdb.execute("set var *{0} = *$lx_nameidata()".format(copy))
 gdb.execute("set var {0}->saved = $lx_nameidata()".format(copy))
 attempt("nested", "lx-nameidata " + copy)
 end
-continue &
-python attempt("running", "lx-nameidata")
-interrupt
+# While gdb deems the guest running: inside a breakpoint's stop(), where
+# gdb decides whether to stop. (No command may run there: a gdb.execute()
+# inside stop() ends the continue that is under way. The commands' own
+# first check is called instead.)
+python
+from symwalk_gdb import walk
+
+
+class WhileRunning(gdb.Breakpoint):
+    def stop(self):
+        try:
+            walk.walk_from_arg("", "lx-nameidata")
+            gdb.write("running: no error\n")
+        except gdb.GdbError as e:
+            gdb.write("running: {}\n".format(e))
+        return False
+
+
+while_running = WhileRunning("restore_nameidata", internal=True)
+end
+continue

@@ -1,0 +1,300 @@
+#
+# symwalk: a lab's gdb session, from the attach to the student's prompt
+#
+# scripts/guest.py starts gdb with the kernel's helpers and symwalk's loaded,
+# then calls start(): attach to QEMU's gdbstub (bounded), let the guest boot
+# to the lab quietly, run the lab's steps with each command shown before its
+# output, and end with a sentence that says where the student is and what to
+# type next.
+#
+# Every stop costs the guest ~70 ms under TCG, even one whose condition then
+# fails: QEMU retranslates its code each time gdb steps over a breakpoint.
+# So while the steps run, their breakpoints are gated (LabGate): enabled
+# only while the lab's process makes its lookups. lookup, the lab program
+# (guest/tools/lookup.c), sets the guest's hostname to its process name for
+# that time, and init sets it to READY once the fixture is built, just
+# before the trigger: the boot's first sethostname().
+#
+
+import socket
+import time
+
+import gdb
+
+from symwalk_gdb.command import stop_location
+
+# The hostnames the guest announces (initramfs/init, guest/tools/lookup.c).
+READY = "symwalk-ready"
+LAB_PROCESS = "symwalk-lab"
+
+# Where sethostname() enters the kernel and where its two arguments are
+# found there, per gdb architecture: the only architecture-specific part of
+# symwalk's gdb code.
+SETHOSTNAME = {
+    "i386:x86-64": ("__x64_sys_sethostname", "(struct pt_regs *)$rdi", "di", "si"),
+}
+
+
+def wait_for_gdbstub(port, seconds):
+    """Wait until something listens on localhost:port, at most seconds."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() >= deadline:
+                raise gdb.GdbError(
+                    "no guest answers on localhost:{} after {} s: start one with "
+                    "'make run' (or 'make lab'), or give its port with "
+                    "GDB_PORT=.".format(port, seconds))
+            time.sleep(0.1)
+
+
+class Quiet:
+    """No stop is reported while it lasts: the boot's stops are not the
+    student's business."""
+
+    def __enter__(self):
+        gdb.execute("set suppress-cli-notifications on")
+
+    def __exit__(self, *exc):
+        gdb.execute("set suppress-cli-notifications off")
+
+
+def attach(port, seconds):
+    wait_for_gdbstub(port, seconds)
+    with Quiet():
+        gdb.execute("target remote 127.0.0.1:{}".format(port))
+
+
+def sethostname_entry():
+    """(location, pt_regs expression, name register, length register)."""
+    arch = gdb.selected_inferior().architecture().name()
+    if arch not in SETHOSTNAME:
+        raise gdb.GdbError("symwalk's labs know where sethostname() enters the "
+                           "kernel on x86_64 only, and this guest is {}.".format(arch))
+    return SETHOSTNAME[arch]
+
+
+def new_hostname():
+    """At sethostname()'s entry: the name the guest is given."""
+    _, regs, name, length = sethostname_entry()
+    regs = gdb.parse_and_eval(regs).dereference()
+    size = min(int(regs[length]), 64)
+    memory = gdb.selected_inferior().read_memory(int(regs[name]), size)
+    return bytes(memory).decode(errors="replace")
+
+
+class HostnameBreakpoint(gdb.Breakpoint):
+    """Stops when the guest is named hostname."""
+
+    def __init__(self, hostname):
+        super(HostnameBreakpoint, self).__init__(sethostname_entry()[0], internal=True)
+        self.silent = True
+        self.hostname = hostname
+        self.hit = False
+
+    def stop(self):
+        try:
+            self.hit = new_hostname() == self.hostname
+        except (gdb.error, gdb.MemoryError):
+            self.hit = False
+        return self.hit
+
+
+def continue_to(breakpoint, what):
+    """continue until breakpoint stops the guest, or say why it did not."""
+    breakpoint.hit = False
+    gdb.execute("continue")
+    hit = breakpoint.hit
+    breakpoint.delete()
+    if not hit:
+        raise gdb.GdbError("the guest stopped before {}: see its console (above, "
+                           "or build/run/*.console).".format(what))
+
+
+class StartKernel(gdb.Breakpoint):
+    """A hardware breakpoint at start_kernel: software ones need the
+    kernel's text in place first."""
+
+    def __init__(self):
+        super(StartKernel, self).__init__("start_kernel", type=gdb.BP_HARDWARE_BREAKPOINT,
+                                          internal=True)
+        self.silent = True
+        self.hit = False
+
+    def stop(self):
+        self.hit = True
+        return True
+
+
+def boot_to_lab():
+    """Let the guest boot until its lab is ready: the fixture built, the
+    trigger about to run."""
+    with Quiet():
+        continue_to(StartKernel(), "the kernel started")
+        continue_to(HostnameBreakpoint(READY), "its lab was ready")
+
+
+class LabGate(gdb.Breakpoint):
+    """Keeps the breakpoints created after it enabled only while the
+    guest's hostname is comm."""
+
+    def __init__(self, comm):
+        super(LabGate, self).__init__(sethostname_entry()[0], internal=True)
+        self.silent = True
+        self.comm = comm
+        self.open = False
+        self.gated = []
+        gdb.events.breakpoint_created.connect(self.created)
+
+    def created(self, breakpoint):
+        if breakpoint.number > 0:
+            self.gated.append(breakpoint)
+            breakpoint.enabled = self.open
+
+    def stop(self):
+        try:
+            self.open = new_hostname() == self.comm
+        except (gdb.error, gdb.MemoryError):
+            self.open = True
+        self.gated = [b for b in self.gated if b.is_valid()]
+        for breakpoint in self.gated:
+            breakpoint.enabled = self.open
+        return False
+
+    def disarm(self):
+        """Leave the breakpoints that remain enabled, as if never gated."""
+        gdb.events.breakpoint_created.disconnect(self.created)
+        for breakpoint in self.gated:
+            if breakpoint.is_valid():
+                breakpoint.enabled = True
+        self.delete()
+
+
+# gdb commands that take a block of lines up to "end".
+BLOCKS = ("python", "py", "commands", "define", "document", "if", "while")
+
+
+def read_steps(path):
+    """The steps of a gdb command file: [(comment lines, command text)],
+    a block (python ... end) as one command."""
+    with open(path) as f:
+        lines = f.read().splitlines()
+    steps, comments, i = [], [], 0
+    while i < len(lines):
+        line = lines[i].rstrip()
+        i += 1
+        if not line.strip():
+            continue
+        if line.lstrip().startswith("#"):
+            comments.append(line)
+            continue
+        command = [line]
+        words = line.split()
+        if words[0] in BLOCKS and (words[0] not in ("python", "py") or len(words) == 1):
+            depth = 1
+            while i < len(lines) and depth:
+                inner = lines[i].rstrip()
+                i += 1
+                command.append(inner)
+                first = inner.split()[0] if inner.split() else ""
+                if first == "end":
+                    depth -= 1
+                elif words[0] not in ("python", "py") and first in BLOCKS:
+                    depth += 1
+        steps.append((comments, "\n".join(command)))
+        comments = []
+    return steps
+
+
+def run_steps(path):
+    """Run each step of path, each command shown before its output as the
+    student would have typed it; an error is reported and the steps go
+    on. Every step runs to its end: a step must not leave the guest
+    running in the background (continue &), since nothing would let gdb
+    see it stop before the next one."""
+    for comments, command in read_steps(path):
+        for line in comments:
+            gdb.write(line + "\n")
+        gdb.write("(gdb) " + command.replace("\n", "\n      ") + "\n")
+        gdb.flush()
+        try:
+            gdb.execute(command)
+        except KeyboardInterrupt:
+            gdb.write("symwalk: the lab's steps were interrupted; the rest of "
+                      "them are in {}.\n".format(path))
+            return
+        except gdb.error as e:
+            gdb.write("{}\n".format(e), gdb.STDERR)
+
+
+def guest_alive():
+    """Whether gdb still has a guest: it may have powered off."""
+    return gdb.selected_inferior().pid != 0
+
+
+def where_now(lab):
+    """The last lines of a lab's steps: where the student is, what next."""
+    running = False
+    try:
+        running = gdb.selected_thread() is not None and gdb.selected_thread().is_running()
+    except gdb.error:
+        pass
+    if running:
+        state = "the guest runs"
+    else:
+        state = "the guest is paused in {}".format(stop_location())
+    gdb.write(
+        "\nsymwalk: lab {}: its steps are done; {}.\n"
+        "  continue              let the guest go on: the trigger finishes, then the\n"
+        "                        guest shell above takes commands; there, lab-trigger\n"
+        "                        makes the lab's lookups again and gdb stops in them\n"
+        "  lx-nameidata, lx-symlink-stack, lx-walk-trace\n"
+        "                        the walk, at a stop inside one ('help lx-nameidata')\n"
+        "  Ctrl-C                pause the guest again; quit ends the lab\n".format(
+            lab, state))
+
+
+def start(port, lab, steps=None, before_boot=None, batch=False, wait=30):
+    """A lab's session: attach, boot to the lab, run its steps. In batch,
+    let the guest run to its end; otherwise say where the student is."""
+    try:
+        _start(port, lab, steps, before_boot, batch, wait)
+    except KeyboardInterrupt:
+        raise gdb.GdbError("symwalk: the lab's start was interrupted; 'quit' ends it.")
+
+
+def attach_only(port, wait=5):
+    """make gdb: attach to a running guest, and say so."""
+    try:
+        attach(port, wait)
+    except KeyboardInterrupt:
+        raise gdb.GdbError("symwalk: interrupted before gdb attached; 'quit' ends gdb.")
+    gdb.write("symwalk: attached to the guest on localhost:{}; it is paused in {}.\n"
+              "  continue lets it run, Ctrl-C pauses it again; lx-walk-break COMM stops "
+              "in the walks of process COMM.\n".format(port, stop_location()))
+
+
+def _start(port, lab, steps, before_boot, batch, wait):
+    attach(port, wait)
+    if before_boot:
+        run_steps(before_boot)
+    boot_to_lab()
+    if steps:
+        gate = LabGate(LAB_PROCESS)
+        run_steps(steps)
+        if guest_alive():
+            gate.disarm()
+    if batch:
+        # The guest powers off once the trigger is done: its console then
+        # holds the trigger's output.
+        if guest_alive():
+            gdb.execute("delete")
+            gdb.execute("continue")
+    elif guest_alive():
+        where_now(lab)
+    else:
+        gdb.write("symwalk: lab {}: the guest has powered off (its console says why); "
+                  "quit ends the lab.\n".format(lab))

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""make lab as a student meets it, driven through tmux.
+
+`make lab LAB=01-chain` runs on a pseudo-terminal of its own, with a tmux
+server of its own (TMUX_TMPDIR), so that neither the student's tmux nor
+their port 1234 is touched. The test types what a student types (send-keys)
+and reads the panes (capture-pane): the first screen, `continue`,
+`lab-trigger` in the guest pane, the stop at the lab's push,
+`lx-symlink-stack`, `quit`. Every wait is bounded; a failure shows both
+panes. Output: TAP.
+"""
+import fcntl
+import os
+import pty
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import threading
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+LAB = "01-chain"
+# Never in a pane of a lab: a traceback, an internal breakpoint's stop,
+# where gdb thinks a paused guest starts.
+NEVER = re.compile(r"Traceback|Python Exception|^Breakpoint -\d+|in \?\? \(\)", re.M)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Lab:
+    """make lab on a pseudo-terminal, and its tmux session."""
+
+    def __init__(self):
+        self.port = free_port()
+        self.session = "symwalk-{}-{}".format(LAB, self.port)
+        self.tmpdir = tempfile.mkdtemp(prefix="symwalk-tmux-")
+        self.env = dict(os.environ, TMUX_TMPDIR=self.tmpdir)
+        for name in ("TMUX", "MAKEFLAGS", "MAKELEVEL", "MFLAGS"):
+            self.env.pop(name, None)
+        self.pid, self.master = pty.fork()
+        if self.pid == 0:
+            os.chdir(TOP)
+            os.execvpe("make", ["make", "-s", "lab", "LAB=" + LAB,
+                                "GDB_PORT={}".format(self.port)], self.env)
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+        self.terminal = []
+        threading.Thread(target=self.drain, daemon=True).start()
+
+    def drain(self):
+        """Read what make and the tmux client write to the terminal, so
+        that they never block on it."""
+        while True:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            self.terminal.append(data)
+
+    def tmux(self, *args):
+        return subprocess.run(["tmux"] + list(args), env=self.env, capture_output=True,
+                              text=True, timeout=10)
+
+    def pane(self, index):
+        """The whole text of a pane, its history included."""
+        out = self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t",
+                        "{}:0.{}".format(self.session, index))
+        return out.stdout if out.returncode == 0 else ""
+
+    def type(self, index, text):
+        self.tmux("send-keys", "-t", "{}:0.{}".format(self.session, index), text, "Enter")
+
+    def wait(self, what, seconds):
+        """Wait until what() is true, at most seconds; its last value."""
+        deadline = time.monotonic() + seconds
+        while True:
+            value = what()
+            if value or time.monotonic() >= deadline:
+                return value
+            time.sleep(0.2)
+
+    def alive(self):
+        return self.tmux("has-session", "-t", self.session).returncode == 0
+
+    def close(self):
+        self.tmux("kill-server")
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = False
+
+    def check(self, name, ok, lab=None, detail=""):
+        self.n += 1
+        print("{}ok {} {}".format("" if ok else "not ", self.n, name))
+        if not ok:
+            self.failed = True
+            if detail:
+                print("# " + detail.replace("\n", "\n# "))
+            if lab is not None:
+                for index, title in ((1, "gdb pane"), (0, "guest pane")):
+                    print("# --- {} (last 25 lines):".format(title))
+                    for line in lab.pane(index).rstrip().splitlines()[-25:]:
+                        print("#   " + line)
+                print("# --- make lab's terminal: " +
+                      b"".join(lab.terminal)[-500:].decode(errors="replace").replace("\n", "\n# "))
+        sys.stdout.flush()
+        return ok
+
+
+def main():
+    if not shutil.which("tmux"):
+        print("1..0 # SKIP tmux is not installed (make deps)")
+        return 0
+    tap = Tap()
+    lab = Lab()
+    try:
+        started = lab.wait(lambda: "its steps are done" in lab.pane(1), 120)
+        first = lab.pane(1)
+        if tap.check("make lab: the gdb pane reaches the end of the lab's steps", started, lab):
+            tap.check("the first screen shows each lab.gdb command before its output",
+                      all(c in first for c in ("(gdb) lx-walk-break symwalk-lab",
+                                               "(gdb) continue", "(gdb) lx-nameidata",
+                                               "(gdb) lx-walk-trace")), lab)
+            tap.check("the last lines say where the student is and what to type next",
+                      re.search(r"the guest is paused in restore_nameidata\(\).*\n"
+                                r"  continue .*let the guest go on", first) is not None, lab)
+            tap.check("the first screen holds no traceback, no internal stop, no '?? ()'",
+                      not NEVER.search(first), lab, "found: {}".format(
+                          NEVER.search(first).group(0) if NEVER.search(first) else ""))
+            lab.type(1, "continue")
+            shell = lab.wait(lambda: "guest shell" in lab.pane(0), 60)
+            tap.check("continue: the trigger finishes and the guest shell starts", shell, lab)
+            pushes = lab.pane(1).count("pushed /lab/01-chain/l3")
+            lab.type(0, "lab-trigger")
+            stopped = lab.wait(lambda: lab.pane(1).count("pushed /lab/01-chain/l3") > pushes, 60)
+            tap.check("lab-trigger in the guest pane stops gdb at the lab's push", stopped, lab)
+            stacks = lab.pane(1).count("symlink stack of the walk of symwalk-lab")
+            lab.type(1, "lx-symlink-stack")
+            shown = lab.wait(lambda: lab.pane(1).count(
+                "symlink stack of the walk of symwalk-lab") > stacks, 20)
+            tap.check("lx-symlink-stack at that stop shows the stack", shown, lab)
+            tap.check("the whole session holds no traceback, no internal stop",
+                      not NEVER.search(lab.pane(1)), lab)
+            lab.type(1, "quit")
+            ended = lab.wait(lambda: not lab.alive(), 20)
+            tap.check("quit in gdb ends the lab (the tmux session is gone)", ended, lab)
+    finally:
+        lab.close()
+    print("1..{}".format(tap.n))
+    return 1 if tap.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
