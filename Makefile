@@ -22,12 +22,12 @@ SELFTESTS   := $(TREE)/tools/testing/selftests
 KSELFTESTS  := $(GUEST_BIN)/tests/ksft-namei-symlink_budget_test \
 	       $(addprefix $(GUEST_BIN)/tests/ksft-openat2-,openat2_test resolve_test rename_attack_test)
 GUEST_TOOLS := $(patsubst guest/tools/%.c,$(GUEST_BIN)/tools/%,$(wildcard guest/tools/*.c))
-LAB_FILES   := $(wildcard labs/*/* tests/gdb/*/* guest/scenarios/*.sh)
+LAB_FILES   := $(wildcard labs/*/* tests/gdb/*/* bench/*/* guest/scenarios/*.sh)
 GUEST_CFLAGS := -static -O2 -Wall -Werror -I$(TREE)/tools/testing/selftests
 
 GUEST := python3 scripts/guest.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)
 
-.PHONY: help deps tree refresh-patches kernel initramfs run gdb lab labs check bench series-check debug-kernel debug-check clean distclean
+.PHONY: help deps tree refresh-patches kernel pristine-kernel initramfs run gdb lab labs check bench series-check debug-kernel debug-check clean distclean
 
 help:
 	@echo "symwalk: the kernel's symlink walk, documented, traced and steppable in gdb"
@@ -35,7 +35,8 @@ help:
 	@echo "  make lab [LAB=name] [BATCH=1]  boot the guest paused, attach gdb, stop in the walk"
 	@echo "  make labs                      list the labs"
 	@echo "  make check                     build everything and run every test"
-	@echo "  make bench                     the gdb helpers' cost on a 40-frame stack (not a test)"
+	@echo "  make bench [FRESH=1] [RUNS=n]  what the series, its events and the environment cost,"
+	@echo "                                 pristine vs patched in QEMU icount (a benchmark, not a test)"
 	@echo "  make series-check              each patch: git am on pristine, kernel build, checkpatch"
 	@echo "  make debug-check               a LOCKDEP/PROVE_RCU/KASAN kernel, every namei event on:"
 	@echo "                                 guest tests and labs, then no splat in any console"
@@ -132,8 +133,29 @@ debug-kernel: tree
 debug-check: debug-kernel initramfs
 	@python3 scripts/check.py --debug --kbuild $(KBUILD_DEBUG) --initramfs $(INITRAMFS)
 
-bench: kernel initramfs
-	@python3 scripts/bench.py
+# The benchmark's baseline: Debian's source without the series, built with
+# the patched kernel's own .config, in a folder of its own. Unpacked again
+# only when the tarball changes; Kbuild rebuilds only what the .config
+# changes.
+PRISTINE_TREE   := $(BUILD)/pristine/linux
+PRISTINE_KBUILD := $(BUILD)/pristine/kbuild
+
+$(PRISTINE_TREE)/Makefile: $(TARBALL)
+	@echo "pristine: unpacking $(TARBALL) into $(PRISTINE_TREE)"
+	@rm -rf $(PRISTINE_TREE) && mkdir -p $(PRISTINE_TREE)
+	@tar -xf $(TARBALL) -C $(PRISTINE_TREE) --strip-components=1
+	@touch $@
+
+pristine-kernel: kernel
+	@$(MAKE) -s --no-print-directory $(PRISTINE_TREE)/Makefile
+	@scripts/kernel.sh --config $(KBUILD)/.config $(PRISTINE_TREE) $(PRISTINE_KBUILD)
+
+BENCH_FLAGS := $(if $(FRESH),--fresh) $(if $(RUNS),--runs $(RUNS)) \
+	$(if $(ITERATIONS),--iterations $(ITERATIONS)) $(if $(ONLY),--only $(ONLY))
+
+bench: kernel pristine-kernel initramfs
+	@python3 scripts/bench.py --kbuild $(KBUILD) --pristine $(PRISTINE_KBUILD) \
+		--initramfs $(INITRAMFS) --out $(BUILD)/bench $(BENCH_FLAGS)
 
 check: kernel initramfs
 	@python3 scripts/check.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)

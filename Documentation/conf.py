@@ -13,8 +13,9 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREE = os.environ.get("SYMWALK_TREE", os.path.join(TOP, "build", "linux"))
 
-# The kernel's own Sphinx extensions, from the patched tree.
+# The kernel's own Sphinx extensions, from the patched tree, and symwalk's.
 sys.path.insert(0, os.path.join(TREE, "Documentation", "sphinx"))
+sys.path.insert(0, os.path.join(TOP, "Documentation", "sphinx"))
 
 project = "symwalk"
 author = "symwalk"
@@ -24,6 +25,7 @@ release = version = ""
 extensions = [
     "kerneldoc",        # .. kernel-doc:: from the patched tree
     "automarkup",       # function() -> link to its kernel-doc, as the kernel does
+    "symwalk_bench",    # .. symwalk-bench:: the last make bench's report
 ]
 
 kerneldoc_bin = os.path.join(TREE, "scripts", "kernel-doc")

@@ -36,7 +36,7 @@ list=$out.list
 	for scenario in "$top"/guest/scenarios/*.sh; do
 		echo "file /symwalk/scenarios/${scenario##*/} $scenario 0644 0 0"
 	done
-	for lab in "$top"/labs/*/ "$top"/tests/gdb/*/; do
+	for lab in "$top"/labs/*/ "$top"/tests/gdb/*/ "$top"/bench/*/; do
 		name=$(basename "$lab")
 		echo "dir /symwalk/labs/$name 0755 0 0"
 		for f in setup.sh trigger; do

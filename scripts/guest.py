@@ -29,6 +29,10 @@ HELPER_TESTS = os.path.join(TOP, "tests", "gdb")
 RUN = os.path.join(TOP, "build", "run")
 GDB_INDEX_CACHE = os.path.join(TOP, "build", "gdb-index-cache")
 CONSOLE_TAIL = 50
+# Guest time as executed instructions (one per nanosecond), identical from
+# boot to boot: no time passes while the guest idles, and its clock starts
+# at a fixed date. The instrument of every figure measured in the guest.
+ICOUNT = ["-icount", "shift=0,sleep=off", "-rtc", "base=2025-01-01T00:00:00,clock=vm"]
 # How long make gdb waits for a guest's gdbstub to answer.
 GDBSTUB_WAIT = 3
 
@@ -57,10 +61,11 @@ def tail(path, lines=CONSOLE_TAIL):
 class Guest:
     """One QEMU run of the kernel and initramfs."""
 
-    def __init__(self, kbuild, initramfs, append=""):
-        """append: more kernel command line for every boot; slower: how
-        many times longer than usual the guest may take."""
+    def __init__(self, kbuild, initramfs, append="", qemu_args=()):
+        """append: more kernel command line for every boot; qemu_args:
+        more QEMU options (ICOUNT, say)."""
         self.append = append
+        self.qemu_args = list(qemu_args)
         self.kbuild = kbuild
         self.bzimage = os.path.join(kbuild, "arch/x86/boot/bzImage")
         self.vmlinux = os.path.join(kbuild, "vmlinux")
@@ -85,7 +90,7 @@ class Guest:
             cmd += ["-gdb", "tcp:127.0.0.1:{}".format(gdb_port)]
         if paused:
             cmd += ["-S"]
-        return cmd
+        return cmd + self.qemu_args
 
     def boot(self, append, console, timeout):
         """Boot to completion (the guest powers itself off); return the
@@ -142,10 +147,11 @@ class Guest:
         return path
 
 
-def run_scenario(vm, name, timeout=120):
+def run_scenario(vm, name, timeout=120, stem=None):
     """Boot the guest to run guest/scenarios/NAME.sh; return its output
-    (the console between its begin and end lines)."""
-    console = os.path.join(RUN, "scenario-{}.console".format(name))
+    (the console between its begin and end lines). The console is kept in
+    RUN, named after stem (by default the scenario's name)."""
+    console = os.path.join(RUN, "scenario-{}.console".format(stem or name))
     text = vm.boot("symwalk.mode=scenario symwalk.scenario=" + name, console, timeout)
     m = re.search(r"^symwalk: begin scenario {0}\r?$(.*?)^symwalk: end scenario {0} "
                   r"rc=(\d+)".format(re.escape(name)), text, re.M | re.S)

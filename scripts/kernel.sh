@@ -1,9 +1,13 @@
 #!/bin/bash
-# Configure (tinyconfig + the fragment) and build the kernel out of tree.
+# Configure (tinyconfig + the fragments, or a copy of another build's
+# .config) and build the kernel out of tree.
 #
 # usage: kernel.sh TREE KBUILD FRAGMENT...
+#        kernel.sh --config CONFIG TREE KBUILD
 set -euo pipefail
 
+config=
+[[ ${1:-} == --config ]] && { config=$2; shift 2; }
 tree=$1 kbuild=$2
 shift 2
 fragments=("$@")
@@ -18,7 +22,17 @@ stale=
 for fragment in "${fragments[@]}"; do
 	[[ $fragment -nt $kbuild/.config ]] && stale=1
 done
-if [[ -n $stale ]]; then
+if [[ -n $config ]]; then
+	[[ -f $config ]] || die "$config is missing: build the kernel whose configuration it is first"
+	# The same configuration, to the byte: kbuild rebuilds what changed.
+	if ! cmp -s "$config" "$kbuild/.config"; then
+		echo "kernel: configuring $kbuild as $config"
+		cp "$config" "$kbuild/.config"
+		kmake olddefconfig
+		cmp -s "$config" "$kbuild/.config" ||
+			die "$tree gives $config another meaning (olddefconfig changed it): not the same configuration"
+	fi
+elif [[ -n $stale ]]; then
 	echo "kernel: configuring tinyconfig + ${fragments[*]}"
 	kmake tinyconfig >/dev/null
 	KCONFIG_CONFIG=$kbuild/.config "$tree"/scripts/kconfig/merge_config.sh \

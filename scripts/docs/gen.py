@@ -34,7 +34,7 @@ import series  # noqa: E402
 import tracepoints  # noqa: E402
 import walkdata  # noqa: E402
 
-NOT_SOURCES = ("conf.py", "_static")
+NOT_SOURCES = ("conf.py", "_static", "sphinx")
 GEN = "_gen"
 
 

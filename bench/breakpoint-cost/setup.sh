@@ -1,0 +1,2 @@
+# A file to stat, again and again.
+echo data > file
