@@ -125,6 +125,9 @@ class Guest:
             "set pagination off",
             "set confirm off",
             "set auto-load python-scripts off",
+            # Address 0 is the start of the per-CPU area in an SMP kernel:
+            # without this, gdb shows NULL as "0x0 <fixed_percpu_data>".
+            "set print symbol off",
             # Indexing vmlinux's DWARF takes gdb ~3 s a session, with the
             # guest stopped: once per kernel is enough.
             "set index-cache directory " + GDB_INDEX_CACHE,

@@ -23,10 +23,14 @@
  *   -o FILE   open FILE first; "%d" in PATH becomes the fd
  *   -u        unlink FILE once it is open
  *   -r COUNT  make the lookup COUNT times in this one process (default 1)
- *   -t        trace this process's namei events while it makes the lookups
- *             (the trigger clears /sys/kernel/tracing/trace and prints it);
- *             events/namei/enable is put back as it was, set_event_pid
- *             keeps this pid (the trigger empties it)
+ *   -t        enable the namei events while it makes the lookups, then
+ *             print the events this process left in the trace buffer
+ *             ("namei_...: fields", one a line, after the results);
+ *             events/namei/enable is put back as it was. The events are
+ *             this process's by its pid: neither set_event_pid (its
+ *             per-CPU filter lost events on SMP) nor the trace's comm
+ *             column (resolved from saved_cmdlines, which a busy CPU
+ *             skips filling: "<...>") can be trusted for that.
  *
  * Prints "OP PATH: ok dev=D ino=I" (readlink: "ok body=\"...\"", chdir: also
  * "cwd=...") or "OP PATH: ERRNAME (message)" for each lookup; with -o, a
@@ -130,6 +134,31 @@ static int read_tracefs(const char *file, char *buf, size_t size)
 	return 0;
 }
 
+/* Print the namei events of this process in the trace buffer; 0 or -1. */
+static int print_events(void)
+{
+	char line[1024], task[32];
+	FILE *trace = fopen(TRACEFS "/trace", "r");
+
+	if (!trace) {
+		fprintf(stderr, "lookup: open %s/trace: %m\n", TRACEFS);
+		return -1;
+	}
+	/* The task column: "comm-pid", comm maybe "<...>". */
+	snprintf(task, sizeof(task), "-%d ", getpid());
+	while (fgets(line, sizeof(line), trace)) {
+		char *event = strstr(line, " namei_");
+
+		if (line[0] != '#' && event && strstr(line, task) && strstr(line, task) < event)
+			fputs(event + 1, stdout);
+	}
+	if (fclose(trace) != 0) {
+		fprintf(stderr, "lookup: read %s/trace: %m\n", TRACEFS);
+		return -1;
+	}
+	return 0;
+}
+
 static int open_tracefs(const char *file, int flags)
 {
 	int fd = open(file, O_WRONLY | flags);
@@ -217,7 +246,7 @@ int main(int argc, char **argv)
 	const char *comm = "symwalk-lab", *dir = NULL, *file = NULL, *op;
 	char path[PATH_MAX], text[PATH_MAX], saved_enable[16], hostname[HOST_NAME_MAX + 1];
 	int opt, dirfd = AT_FDCWD, filefd = -1, unlink_file = 0, trace = 0;
-	int pid_fd = -1, enable_fd = -1, failed = 0;
+	int enable_fd = -1, failed = 0;
 	long count = 1;
 	long long resolve = 0;
 	struct stat st, file_st;
@@ -294,9 +323,8 @@ int main(int argc, char **argv)
 		if (read_tracefs(TRACEFS "/events/namei/enable", saved_enable,
 				 sizeof(saved_enable)))
 			return 2;
-		pid_fd = open_tracefs(TRACEFS "/set_event_pid", O_TRUNC);
 		enable_fd = open_tracefs(TRACEFS "/events/namei/enable", 0);
-		if (pid_fd < 0 || enable_fd < 0)
+		if (enable_fd < 0)
 			return 2;
 	}
 
@@ -310,14 +338,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	announce(comm);
-	if (trace) {
-		char pid[32];
-
-		snprintf(pid, sizeof(pid), "%d\n", getpid());
-		if (write_fd(pid_fd, pid) != 0 || write_fd(enable_fd, "1\n") != 0) {
-			perror("lookup: start tracing");
-			return 2;
-		}
+	if (trace && write_fd(enable_fd, "1\n") != 0) {
+		perror("lookup: start tracing");
+		return 2;
 	}
 
 	for (long i = 0; i < count; i++) {
@@ -342,16 +365,15 @@ int main(int argc, char **argv)
 	announce(hostname);
 
 	if (trace) {
-		/*
-		 * Put the events' switch back as it was. The pid filter keeps
-		 * this process: emptying it would take a lookup, which the
-		 * lab's breakpoints would stop on; the trigger empties it.
-		 */
+		/* Put the events' switch back as it was. */
 		if (write_fd(enable_fd, saved_enable[0] == '1' ? "1\n" : "0\n") != 0 ||
-		    close(enable_fd) != 0 || close(pid_fd) != 0) {
+		    close(enable_fd) != 0) {
 			perror("lookup: stop tracing");
 			return 2;
 		}
+		fflush(stdout);
+		if (print_events() != 0)
+			return 2;
 	}
 	if (file) {
 		if (fstat(filefd, &file_st) != 0) {
