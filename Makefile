@@ -14,12 +14,14 @@ INITRAMFS := $(BUILD)/initramfs.cpio
 GDB_PORT  ?= 1234
 LAB       ?=
 BATCH     ?=
+# The guest's vCPUs for make run and make lab (make check picks its own)
+SMP       ?= 1
 
 GUEST_TESTS := $(patsubst guest/tests/%.c,$(GUEST_BIN)/tests/%,$(wildcard guest/tests/*.c))
 # The kernel's own selftests, built from the patched tree: the series' own
 # and openat2's.
 SELFTESTS   := $(TREE)/tools/testing/selftests
-KSELFTESTS  := $(GUEST_BIN)/tests/ksft-namei-symlink_budget_test \
+KSELFTESTS  := $(addprefix $(GUEST_BIN)/tests/ksft-namei-,symlink_budget_test retry_budget_test) \
 	       $(addprefix $(GUEST_BIN)/tests/ksft-openat2-,openat2_test resolve_test rename_attack_test)
 GUEST_TOOLS := $(patsubst guest/tools/%.c,$(GUEST_BIN)/tools/%,$(wildcard guest/tools/*.c))
 LAB_FILES   := $(wildcard labs/*/* tests/gdb/*/* bench/*/* guest/scenarios/*.sh)
@@ -47,7 +49,7 @@ help:
 	@echo "  make kernel           build $(KBUILD)/vmlinux and bzImage (tinyconfig + $(FRAGMENT))"
 	@echo "  make initramfs        pack busybox, the guest programs and the labs into $(INITRAMFS)"
 	@echo "  make docs             the Sphinx site in $(BUILD)/docs/html (docs-screenshot: PNGs of it)"
-	@echo "  make run              boot the guest to a shell; gdbstub on localhost:$(GDB_PORT)"
+	@echo "  make run [SMP=2]      boot the guest to a shell (SMP=2: two vCPUs); gdbstub on localhost:$(GDB_PORT)"
 	@echo "  make gdb              attach gdb, with the kernel's lx-* and symwalk's helpers, to 'make run'"
 	@echo "  make clean            remove the builds, keep $(TREE) (it may hold your commits)"
 	@echo "  make distclean        remove all of $(BUILD)/, refusing if $(TREE) holds unexported work"
@@ -77,9 +79,10 @@ $(GUEST_BIN)/tests/%: guest/tests/%.c $(HARNESS)
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 
-# The differential fuzzer links the userspace model of the walk (model/).
+# The differential fuzzer and the race link the userspace model of the walk
+# (model/).
 MODEL_FILES := $(wildcard model/*.c model/*.h)
-$(GUEST_BIN)/tests/fuzz_walk: guest/tests/fuzz_walk.c $(MODEL_FILES) $(HARNESS)
+$(GUEST_BIN)/tests/fuzz_walk $(GUEST_BIN)/tests/race_walk &: guest/tests/fuzz_walk.c guest/tests/race_walk.c $(MODEL_FILES) $(HARNESS)
 	@$(MAKE) -s -C model guest OUT=$(abspath $(@D)) KSELFTEST=$(abspath $(SELFTESTS))
 
 $(GUEST_BIN)/tests/ksft-namei-%: $(SELFTESTS)/namei/%.c $(HARNESS)
@@ -111,13 +114,13 @@ $(INITRAMFS): $(wildcard initramfs/*) $(BUILD)/gen_init_cpio $(GUEST_TESTS) $(KS
 	@initramfs/mkinitramfs.sh $(BUILD)/gen_init_cpio $(GUEST_BIN) $@
 
 run: kernel initramfs
-	@$(GUEST) run --gdb-port $(GDB_PORT)
+	@$(GUEST) --cpus $(SMP) run --gdb-port $(GDB_PORT)
 
 gdb: deps
 	@$(GUEST) gdb --gdb-port $(GDB_PORT)
 
 lab: kernel initramfs
-	@$(GUEST) lab --gdb-port $(GDB_PORT) $(if $(BATCH),--batch) $(LAB)
+	@$(GUEST) --cpus $(SMP) lab --gdb-port $(GDB_PORT) $(if $(BATCH),--batch) $(LAB)
 
 labs:
 	@$(GUEST) labs

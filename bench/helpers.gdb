@@ -5,7 +5,7 @@ python
 import statistics
 import time
 
-from symwalk_gdb import breakpoints, source
+from symwalk_gdb import breakpoints, sites
 
 
 def measure(depth):
@@ -20,15 +20,16 @@ def measure(depth):
 
 
 # Depth 0: the namei_lookup_start site, before any push.
-start = [breakpoints.WalkBreakpoint(loc, breakpoints.WalkFilter(comm="symwalk-lab"))
-         for loc, _, _ in source.trace_calls("namei_lookup_start")]
+start = [breakpoints.WalkBreakpoint(site.location, breakpoints.WalkFilter(comm="symwalk-lab"))
+         for site in sites.event_sites("namei_lookup_start")]
 gdb.execute("continue")
 for b in start:
     b.delete()
 measure(int(gdb.parse_and_eval("$lx_nameidata()->depth")))
 for depth in (2, 3, 40):
     pushes = [breakpoints.WalkBreakpoint(location, breakpoints.WalkFilter(
-        comm="symwalk-lab", depth=depth)) for location in breakpoints.push_locations()]
+        comm="symwalk-lab", depth=depth, pushed=True))
+        for location in breakpoints.push_locations()]
     gdb.execute("continue")
     for b in pushes:
         b.delete()

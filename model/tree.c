@@ -9,7 +9,9 @@
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -231,4 +233,21 @@ int tree_clear(int dirfd)
 	if (closedir(dir) && !err)
 		err = -errno;
 	return err;
+}
+
+int tree_enter_scratch(const char *dir, const char **step)
+{
+	*step = "unshare(CLONE_NEWNS)";
+	if (unshare(CLONE_NEWNS))
+		return -errno;
+	*step = "making / private";
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return -errno;
+	*step = "mounting a tmpfs";
+	if (mount("tree", dir, "tmpfs", MS_NOATIME | MS_NOSUID | MS_NODEV, "mode=0755"))
+		return -errno;
+	*step = "chroot";
+	if (chroot(dir) || chdir("/"))
+		return -errno;
+	return 0;
 }

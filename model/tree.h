@@ -40,4 +40,13 @@ int tree_build(const struct tree *tree, int dirfd);
 /* Remove everything in the directory @dirfd. */
 int tree_clear(int dirfd);
 
+/*
+ * Make the directory @dir this process's root, in a mount namespace of its
+ * own (gone with the process): a tmpfs mounted there, noatime so that no
+ * atime update makes the kernel's walk leave RCU-walk, and chrooted into,
+ * so that "..", absolute paths and bodies, and O_CREAT stay in it. Return
+ * 0 or a negative errno, *@step naming what failed (-EPERM: not root).
+ */
+int tree_enter_scratch(const char *dir, const char **step);
+
 #endif

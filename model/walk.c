@@ -39,7 +39,7 @@
 #include "walk.h"
 
 #define EMBEDDED_LEVELS	2	/* frames inside struct walk itself */
-#define MAXSYMLINKS	40	/* links one lookup may follow */
+#define MAXSYMLINKS	WALK_MAXSYMLINKS
 
 /* nd->last_type */
 enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
@@ -88,6 +88,7 @@ struct walk {
 	struct frame *stack, internal[EMBEDDED_LEVELS];
 	bool created;			/* lookup_open() made the file */
 	unsigned int max_depth;		/* the stack's greatest height */
+	struct walk_events *events;	/* of this attempt, or NULL */
 };
 
 /* Closing an O_PATH fd fails only when it is no fd: a bug in the model. */
@@ -145,20 +146,46 @@ static int lookup_one(int dirfd, const char *name, struct path *found)
 	return path_stat(found);
 }
 
-/* With WALK_VERBOSE: an event, then the stack as lx-nameidata shows it. */
-static void trace_stack(const struct walk *nd, const char *fmt, ...)
+static void copy_name(char *dst, const char *src)
 {
-	va_list args;
+	snprintf(dst, WALK_EVENT_NAME_MAX + 1, "%s", src);
+}
+
+void walk_event_format(const struct walk_event *event, char *buf, size_t size)
+{
+	switch (event->type) {
+	case WALK_EVENT_PUSH:
+		snprintf(buf, size, "namei_link_push: depth=%d links=%d link=\"%s\" trailing=%d",
+			 event->depth, event->links, event->link, event->trailing);
+		break;
+	case WALK_EVENT_BODY:
+		snprintf(buf, size, "namei_link_body: depth=%d body=\"%s\" remnant=\"%s\"",
+			 event->depth, event->body, event->remnant);
+		break;
+	case WALK_EVENT_POP:
+		snprintf(buf, size, "namei_link_pop: depth=%d links=%d link=\"%s\" reason=%s",
+			 event->depth, event->links, event->link, event->reason);
+		break;
+	case WALK_EVENT_JUMP_ROOT:
+		snprintf(buf, size, "namei_jump_root: depth=%d error=%d",
+			 event->depth, event->error);
+		break;
+	case WALK_EVENT_ELOOP:
+		snprintf(buf, size, "namei_eloop: depth=%d links=%d link=\"%s\" reason=%s",
+			 event->depth, event->links, event->link, event->reason);
+		break;
+	}
+}
+
+/* With WALK_VERBOSE: the event, then the stack as lx-nameidata shows it. */
+static void print_event(const struct walk *nd, const struct walk_event *event)
+{
+	char line[4 * WALK_EVENT_NAME_MAX];
 	unsigned int i;
 
-	if (!(nd->flags & WALK_VERBOSE))
-		return;
-	fputs("walk: ", stderr);
-	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
-	va_end(args);
-	fprintf(stderr, "\n  depth: %u\n  total_link_count: %d of %d\n",
-		nd->depth, nd->total_link_count, MAXSYMLINKS);
+	walk_event_format(event, line, sizeof(line));
+	fprintf(stderr, "walk: %s\n  depth: %u\n  total_link_count: %d of %d\n",
+		line, nd->depth, nd->total_link_count, MAXSYMLINKS);
 	if (nd->stack == nd->internal)
 		fprintf(stderr, "  stack: embedded (%d frames)\n", EMBEDDED_LEVELS);
 	else
@@ -175,6 +202,60 @@ static void trace_stack(const struct walk *nd, const char *fmt, ...)
 	}
 }
 
+/*
+ * An event of the walk, where the kernel fires it; its depth and links are
+ * the walk's at that point. The caller fills in the rest.
+ */
+static struct walk_event *record(struct walk *nd, enum walk_event_type type,
+				 struct walk_event *scratch)
+{
+	struct walk_event *event = scratch;
+
+	if (nd->events) {
+		/* WALK_EVENTS_MAX bounds any walk: more is a bug of the model */
+		if (nd->events->count == WALK_EVENTS_MAX)
+			abort();
+		event = nd->events->event + nd->events->count++;
+	}
+	*event = (struct walk_event){
+		.type = type,
+		.depth = nd->depth,
+		.links = nd->total_link_count,
+	};
+	return event;
+}
+
+static void record_link(struct walk *nd, enum walk_event_type type,
+			const char *link, const char *reason, int trailing)
+{
+	struct walk_event scratch, *event = record(nd, type, &scratch);
+
+	copy_name(event->link, link);
+	event->reason = reason;
+	event->trailing = trailing;
+	if (nd->flags & WALK_VERBOSE)
+		print_event(nd, event);
+}
+
+static void record_body(struct walk *nd, const char *body, const char *remnant)
+{
+	struct walk_event scratch, *event = record(nd, WALK_EVENT_BODY, &scratch);
+
+	copy_name(event->body, body);
+	copy_name(event->remnant, remnant);
+	if (nd->flags & WALK_VERBOSE)
+		print_event(nd, event);
+}
+
+static void record_jump_root(struct walk *nd, int error)
+{
+	struct walk_event scratch, *event = record(nd, WALK_EVENT_JUMP_ROOT, &scratch);
+
+	event->error = error;
+	if (nd->flags & WALK_VERBOSE)
+		print_event(nd, event);
+}
+
 static bool nd_alloc_stack(struct walk *nd)
 {
 	struct frame *p = calloc(MAXSYMLINKS, sizeof(*p));
@@ -189,8 +270,10 @@ static bool nd_alloc_stack(struct walk *nd)
 /* Spend one link of the budget; make room for a third frame and up. */
 static int reserve_stack(struct walk *nd)
 {
-	if (nd->total_link_count++ >= MAXSYMLINKS)
+	if (nd->total_link_count++ >= MAXSYMLINKS) {
+		record_link(nd, WALK_EVENT_ELOOP, nd->last_name, "budget", 0);
 		return -ELOOP;
+	}
 	if (nd->depth != EMBEDDED_LEVELS)
 		return 0;
 	if (nd->stack != nd->internal)
@@ -205,7 +288,7 @@ static void put_link(struct walk *nd)
 
 	free(last->body);
 	last->body = NULL;
-	trace_stack(nd, "pop %s", last->link);
+	record_link(nd, WALK_EVENT_POP, last->link, "walked", 0);
 }
 
 static int set_root(struct walk *nd)
@@ -216,20 +299,21 @@ static int set_root(struct walk *nd)
 static int nd_jump_root(struct walk *nd)
 {
 	struct path root;
-	int err;
+	int err = -EXDEV;
 
 	if (nd->flags & WALK_BENEATH)
-		return -EXDEV;
+		goto out;
 	if (nd->root.fd < 0) {
 		err = set_root(nd);
 		if (err)
-			return err;
+			goto out;
 	}
 	err = path_from_fd(nd->root.fd, &root);
-	if (err)
-		return err;
-	path_replace(&nd->path, &root);
-	return 0;
+	if (!err)
+		path_replace(&nd->path, &root);
+out:
+	record_jump_root(nd, err);
+	return err;
 }
 
 /* The link's body, as ->get_link() gives it to the kernel. */
@@ -271,9 +355,11 @@ static int pick_link(struct walk *nd, struct path *link, int flags,
 	memcpy(last->link, nd->last_name, sizeof(last->link));
 	last->body = NULL;
 	last->name = NULL;
+	record_link(nd, WALK_EVENT_PUSH, last->link, NULL, !!(flags & WALK_TRAILING));
 
 	if (nd->flags & WALK_NO_SYMLINKS) {
 		path_put(link);
+		record_link(nd, WALK_EVENT_ELOOP, last->link, "no_symlinks", 0);
 		return -ELOOP;
 	}
 	err = get_link(link, &last->body);
@@ -290,16 +376,10 @@ static int pick_link(struct walk *nd, struct path *link, int flags,
 			;
 	}
 	if (*body) {
-		/*
-		 * link_path_walk() traces the other pushes, once it has
-		 * saved the remnant; a trailing link has none.
-		 */
-		if (flags & WALK_TRAILING)
-			trace_stack(nd, "push %s -> \"%s\"", last->link, last->body);
 		*res = body;
 		return 0;
 	}
-	trace_stack(nd, "push %s -> \"%s\" (a pure jump)", last->link, last->body);
+	/* a pure jump */
 	put_link(nd);
 	*res = NULL;
 	return 0;
@@ -377,7 +457,11 @@ static int walk_component(struct walk *nd, int flags, const char **link)
 		return handle_dots(nd, nd->last_type);
 	}
 	err = lookup_component(nd, &found);
-	if (err)
+	/*
+	 * A name that is not there is no error yet: the kernel's lookup finds
+	 * a negative dentry, which step_into() refuses after the pop below.
+	 */
+	if (err && err != -ENOENT)
 		return err;
 	/*
 	 * The last component of a body: that link is done. Popping it before
@@ -385,6 +469,8 @@ static int walk_component(struct walk *nd, int flags, const char **link)
 	 */
 	if (!(flags & WALK_MORE) && nd->depth)
 		put_link(nd);
+	if (err)
+		return err;
 	return step_into(nd, flags, &found, link);
 }
 
@@ -418,6 +504,9 @@ static int link_path_walk(const char *name, struct walk *nd)
 		name++;
 	if (!*name)
 		return 0;
+	/* the body of a trailing link, on top of the stack, has no remnant */
+	if (nd->depth)
+		record_body(nd, name, "");
 
 	for (;;) {
 		nd->last.name = name;
@@ -442,9 +531,7 @@ static int link_path_walk(const char *name, struct walk *nd)
 		if (link) {
 			/* a link to follow: resume at name once it is walked */
 			nd->stack[depth++].name = name;
-			trace_stack(nd, "push %s -> \"%s\"",
-				    nd->stack[nd->depth - 1].link,
-				    nd->stack[nd->depth - 1].body);
+			record_body(nd, link, name);
 			name = link;
 			continue;
 		}
@@ -476,7 +563,6 @@ static int lookup_open(struct walk *nd)
 		return err;
 	path_replace(&nd->path, &created);
 	nd->created = true;
-	trace_stack(nd, "created %s", nd->last_name);
 	return 0;
 }
 
@@ -512,8 +598,10 @@ static int do_open(struct walk *nd)
 	if (S_ISDIR(nd->path.st.st_mode))
 		return -EISDIR;
 	/* may_open(): a final link left unfollowed opens as nothing */
-	if (S_ISLNK(nd->path.st.st_mode))
+	if (S_ISLNK(nd->path.st.st_mode)) {
+		record_link(nd, WALK_EVENT_ELOOP, nd->last_name, "nofollow", 0);
 		return -ELOOP;
+	}
 	return 0;
 }
 
@@ -522,6 +610,14 @@ static int path_init(struct walk *nd, unsigned int flags, int dirfd, const char 
 	int err;
 
 	nd->flags = flags;
+	/*
+	 * Each attempt is charged only for the links it follows itself (the
+	 * first patch of the series: 6.12 charged a retry for its first
+	 * attempt's links too). The events are of the last attempt.
+	 */
+	nd->total_link_count = 0;
+	if (nd->events)
+		nd->events->count = 0;
 	/* RESOLVE_IN_ROOT's "/" is dirfd: start there, as for any relative path */
 	if (*s == '/' && !(nd->flags & WALK_IN_ROOT))
 		return nd_jump_root(nd);
@@ -544,8 +640,13 @@ static int path_init(struct walk *nd, unsigned int flags, int dirfd, const char 
 /* The end of one attempt: drop_links() and the path_put()s. */
 static void terminate_walk(struct walk *nd)
 {
-	while (nd->depth)
-		free(nd->stack[--nd->depth].body);
+	while (nd->depth) {
+		struct frame *last = nd->stack + --nd->depth;
+
+		free(last->body);
+		last->body = NULL;
+		record_link(nd, WALK_EVENT_POP, last->link, "terminate", 0);
+	}
 	path_put(&nd->path);
 	path_put(&nd->root);
 }
@@ -595,11 +696,10 @@ static int path_openat(struct walk *nd, unsigned int flags, int dirfd,
 
 /*
  * filename_lookup() and do_filp_open(): a first attempt in RCU-walk and,
- * if it gives up with -ECHILD, a second in REF-walk. Both run on one
- * nameidata: the links the first attempt followed stay counted.
+ * if it gives up with -ECHILD, a second in REF-walk, on one nameidata.
  */
 int walk_resolve(int dirfd, const char *path, unsigned int flags,
-		 struct walk_result *out)
+		 struct walk_result *out, struct walk_events *events)
 {
 	int (*attempt)(struct walk *nd, unsigned int flags, int dirfd, const char *s,
 		       struct path *result);
@@ -607,9 +707,12 @@ int walk_resolve(int dirfd, const char *path, unsigned int flags,
 	struct walk nd = {
 		.path.fd = -1,
 		.root.fd = -1,
+		.events = events,
 	};
 	int err;
 
+	if (events)
+		events->count = 0;
 	/* build_open_flags() */
 	if ((flags & WALK_BENEATH) && (flags & WALK_IN_ROOT))
 		return -EINVAL;
@@ -629,7 +732,9 @@ int walk_resolve(int dirfd, const char *path, unsigned int flags,
 	attempt = flags & WALK_CREATE ? path_openat : path_lookupat;
 	err = attempt(&nd, flags | WALK_RCU, dirfd, path, &result);
 	if (err == -ECHILD) {
-		trace_stack(&nd, "RCU-walk gave up (ECHILD): again in REF-walk");
+		if (flags & WALK_VERBOSE)
+			fputs("walk: RCU-walk gave up (ECHILD): again in REF-walk\n",
+			      stderr);
 		err = attempt(&nd, flags, dirfd, path, &result);
 	}
 	if (!err) {

@@ -15,6 +15,7 @@
 #define SYMWALK_WALK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/stat.h>
 
 /* What to resolve, and how: the model's own spelling of open()'s flags. */
@@ -25,7 +26,7 @@
 #define WALK_NO_SYMLINKS	0x010	/* RESOLVE_NO_SYMLINKS */
 #define WALK_BENEATH		0x020	/* RESOLVE_BENEATH */
 #define WALK_IN_ROOT		0x040	/* RESOLVE_IN_ROOT */
-#define WALK_VERBOSE		0x080	/* trace pushes and pops on stderr */
+#define WALK_VERBOSE		0x080	/* print the events and the stack on stderr */
 
 #define WALK_SCOPED		(WALK_BENEATH | WALK_IN_ROOT)
 
@@ -38,14 +39,66 @@ struct walk_result {
 	unsigned int max_depth;	/* the symlink stack's greatest height */
 };
 
+#define WALK_MAXSYMLINKS	40	/* links one lookup may follow */
+
+/*
+ * The namei events of the kernel (include/trace/events/namei.h) that the
+ * model predicts, with the fields that do not depend on RCU-walk or on
+ * where the kernel keeps things: the other events (lookup_start and _end,
+ * unlazy, stack_spill, jump_link) and fields (mode, seq, done, level, the
+ * jump's target) are left out.
+ */
+enum walk_event_type {
+	WALK_EVENT_PUSH,	/* namei_link_push: a frame is pushed */
+	WALK_EVENT_BODY,	/* namei_link_body: the walk enters its body */
+	WALK_EVENT_POP,		/* namei_link_pop: a frame leaves the stack */
+	WALK_EVENT_JUMP_ROOT,	/* namei_jump_root: to the root, or refused */
+	WALK_EVENT_ELOOP,	/* namei_eloop: -ELOOP, and why */
+};
+
+/* Names and strings are cut to the events' NAMEI_TRACE_NAME_MAX bytes. */
+#define WALK_EVENT_NAME_MAX	64
+
+struct walk_event {
+	enum walk_event_type type;
+	int depth;		/* the stack's height after the event */
+	int links;		/* push, pop, eloop: total_link_count after it */
+	int trailing;		/* push: the link is the lookup's last component */
+	int error;		/* jump_root: 0, or what nd_jump_root() returns */
+	const char *reason;	/* pop: "walked" or "terminate"; eloop: "budget",
+				 * "no_symlinks" or "nofollow" */
+	char link[WALK_EVENT_NAME_MAX + 1];	/* push, pop, eloop */
+	char body[WALK_EVENT_NAME_MAX + 1];	/* body: what is left to walk */
+	char remnant[WALK_EVENT_NAME_MAX + 1];	/* body: where to resume after it */
+};
+
+/*
+ * At most 40 pushes and their bodies and pops, a jump each and one at the
+ * start, one -ELOOP.
+ */
+#define WALK_EVENTS_MAX		(4 * WALK_MAXSYMLINKS + 2)
+
+/* The events of a lookup's last attempt, the one whose answer it gives. */
+struct walk_events {
+	unsigned int count;
+	struct walk_event event[WALK_EVENTS_MAX];
+};
+
+/*
+ * walk_event_format - @event as the kernel's trace shows it, the fields
+ * above only: "namei_link_pop: depth=0 links=1 link=\"l\" reason=walked".
+ */
+void walk_event_format(const struct walk_event *event, char *buf, size_t size);
+
 /*
  * walk_resolve - resolve @path from @dirfd (AT_FDCWD or an fd of a
- * directory) as open(2) and openat2(2) would with @flags.
+ * directory) as open(2) and openat2(2) would with @flags; if @events is
+ * not NULL, record there the events of the last attempt, success or not.
  *
  * Return: 0 and @out filled in (the caller closes out->fd), or a negative
  * errno: the one the kernel gives for the same call.
  */
 int walk_resolve(int dirfd, const char *path, unsigned int flags,
-		 struct walk_result *out);
+		 struct walk_result *out, struct walk_events *events);
 
 #endif

@@ -3,8 +3,9 @@
  * walk: resolve one path with the model of the kernel's symlink walk.
  *
  * Prints "ok dev=D ino=I" or the errno's name (e.g. "ELOOP"), and exits 0
- * on success, 1 on a failed lookup, 2 on bad usage. -v prints the symlink
- * stack at each push and pop on stderr, as lx-nameidata shows it in gdb.
+ * on success, 1 on a failed lookup, 2 on bad usage. -v prints on stderr the
+ * namei events the kernel would fire, each with the symlink stack after it
+ * as lx-nameidata shows it in gdb.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -23,7 +24,7 @@ static const char help_text[] =
 	"\n"
 	"Resolve PATH with the model of the kernel's symlink walk.\n"
 	"\n"
-	"  -v, --verbose    print the symlink stack at each push and pop (stderr)\n"
+	"  -v, --verbose    print the events, each with the stack after it (stderr)\n"
 	"  -L               follow a final link, like stat (the default)\n"
 	"  -P               do not follow a final link, like lstat\n"
 	"  -d, --directory  the result must be a directory (O_DIRECTORY)\n"
@@ -122,7 +123,7 @@ int main(int argc, char **argv)
 		return usage(problem);
 
 	if (dir) {
-		err = walk_resolve(AT_FDCWD, dir, WALK_FOLLOW | WALK_DIRECTORY, &start);
+		err = walk_resolve(AT_FDCWD, dir, WALK_FOLLOW | WALK_DIRECTORY, &start, NULL);
 		if (err) {
 			fprintf(stderr, "walk: -C %s: %s\n", dir, strerrorname_np(-err));
 			return 2;
@@ -130,7 +131,7 @@ int main(int argc, char **argv)
 		dirfd = start.fd;
 	}
 
-	err = walk_resolve(dirfd, argv[optind], flags, &res);
+	err = walk_resolve(dirfd, argv[optind], flags, &res, NULL);
 	if (err) {
 		printf("%s\n", strerrorname_np(-err));
 		return 1;

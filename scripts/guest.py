@@ -61,10 +61,12 @@ def tail(path, lines=CONSOLE_TAIL):
 class Guest:
     """One QEMU run of the kernel and initramfs."""
 
-    def __init__(self, kbuild, initramfs, append="", qemu_args=()):
+    def __init__(self, kbuild, initramfs, append="", qemu_args=(), cpus=1):
         """append: more kernel command line for every boot; qemu_args:
-        more QEMU options (ICOUNT, say)."""
+        more QEMU options (ICOUNT, say); cpus: the guest's vCPUs, each a
+        thread of QEMU's multi-threaded TCG."""
         self.append = append
+        self.cpus = cpus
         self.qemu_args = list(qemu_args)
         self.kbuild = kbuild
         self.bzimage = os.path.join(kbuild, "arch/x86/boot/bzImage")
@@ -77,7 +79,8 @@ class Guest:
     def qemu_cmd(self, append, gdb_port=None, paused=False, console=None):
         """The QEMU command line. console=None puts the serial console
         (and QEMU's monitor, Ctrl-a c) on this terminal."""
-        cmd = ["qemu-system-x86_64", "-accel", "tcg", "-m", "256M", "-no-reboot",
+        cmd = ["qemu-system-x86_64", "-accel", "tcg", "-smp", str(self.cpus),
+               "-m", "256M", "-no-reboot",
                "-kernel", self.bzimage, "-initrd", self.initramfs,
                "-append", " ".join(filter(None, ["console=ttyS0 nokaslr panic=-1 quiet",
                                                   self.append, append]))]
@@ -404,6 +407,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--kbuild", default=os.path.join(TOP, "build", "kbuild"))
     parser.add_argument("--initramfs", default=os.path.join(TOP, "build", "initramfs.cpio"))
+    parser.add_argument("--cpus", type=int, default=1, choices=range(1, 9), metavar="N",
+                        help="the guest's vCPUs, 1 to 8")
     sub = parser.add_subparsers(dest="command", required=True)
     for name in ("run", "gdb", "lab"):
         p = sub.add_parser(name)
@@ -430,7 +435,7 @@ def main():
             guest = Guest(args.kbuild, args.initramfs)
             script = guest.gdb_script(os.path.join(RUN, "attach.gdb"), args.gdb_port)
             os.execvp("gdb", ["gdb", "-nx", "-q", "-x", script])
-        guest = Guest(args.kbuild, args.initramfs)
+        guest = Guest(args.kbuild, args.initramfs, cpus=args.cpus)
         if args.command == "run":
             if port_in_use(args.gdb_port):
                 raise GuestError("localhost:{} is taken (another 'make run' or a lab?): "

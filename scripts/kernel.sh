@@ -38,11 +38,16 @@ elif [[ -n $stale ]]; then
 	KCONFIG_CONFIG=$kbuild/.config "$tree"/scripts/kconfig/merge_config.sh \
 		-m -O "$kbuild" "$kbuild/.config" "${fragments[@]}" >/dev/null
 	kmake olddefconfig
-	# Every line of the fragments must have survived Kconfig's dependencies.
-	lost=0
+	# Every symbol of the fragments must have survived Kconfig's
+	# dependencies, with the value of the last fragment that sets it.
+	declare -A wanted=()
 	while IFS= read -r line; do
 		[[ $line =~ ^(CONFIG_[A-Z0-9_]+)=(.*)$ ]] || continue
-		sym=${BASH_REMATCH[1]} val=${BASH_REMATCH[2]}
+		wanted[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+	done < <(cat "${fragments[@]}")
+	lost=0
+	for sym in "${!wanted[@]}"; do
+		val=${wanted[$sym]}
 		if [[ $val == n ]]; then
 			grep -q "^$sym=" "$kbuild/.config" || continue
 		else
@@ -50,7 +55,7 @@ elif [[ -n $stale ]]; then
 		fi
 		echo "kernel: $sym=$val from ${fragments[*]} did not make it into .config" >&2
 		lost=1
-	done < <(cat "${fragments[@]}")
+	done
 	[[ $lost -eq 0 ]] || { rm -f "$kbuild/.config"; die "fix ${fragments[*]} (a dependency is missing)"; }
 fi
 

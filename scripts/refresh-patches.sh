@@ -29,6 +29,14 @@ if [[ -f $cover ]]; then
 	fi
 fi
 
+# The version of the series, from the cover letter's "Changes in vN:"
+# sections: the newest one names it.
+series_version() {
+	git -C "$tree" config branch.main.description | sed -n 's/^Changes in \(v[0-9]*\):$/\1/p' | head -n 1
+}
+
+version=$(series_version)
+prefix="PATCH${version:+ $version}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 if [[ $n -gt 0 ]]; then
@@ -36,7 +44,8 @@ if [[ $n -gt 0 ]]; then
 	# the newest commit, so that a refresh with no change changes nothing.
 	GIT_COMMITTER_DATE=$(git -C "$tree" log -1 --format=%cI HEAD) \
 		git -C "$tree" format-patch -q --cover-letter --cover-from-description=subject \
-		--base=pristine --zero-commit -o "$out" pristine..HEAD
+		--base=pristine --zero-commit --subject-prefix="$prefix" \
+		-o "$out" pristine..HEAD
 fi
 rm -f "$patches"/*.patch
 mkdir -p "$patches"

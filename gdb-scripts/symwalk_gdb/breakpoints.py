@@ -4,37 +4,42 @@
 
 import gdb
 
-from symwalk_gdb import constants, source, walk
+from symwalk_gdb import constants, sites, source, walk
 from symwalk_gdb.command import one_sentence
 
-# Without the namei tracepoints (a pristine kernel), the statement after
-# which link_path_walk() has a complete frame.
+# Without the namei events (a pristine kernel), the statement after which
+# link_path_walk() has a complete frame.
 PUSH_DONE = "nd->stack[depth++].name = name;"
 
 
 def push_locations():
-    """Where a frame of the symlink stack is complete: the namei_link_push
-    trace calls when the kernel has them, else the line past the push in
-    link_path_walk()."""
-    calls = source.trace_calls("namei_link_push")
-    if calls:
-        return [location for location, _, _ in calls]
-    filename, lines = source.namei_source()
-    for number, line in enumerate(lines, 1):
-        if line.strip() == PUSH_DONE:
-            return ["{}:{}".format(filename, number + 1)]
-    raise gdb.GdbError("fs/namei.c has no line '{}': this kernel's walk is "
-                       "not the one symwalk knows.".format(PUSH_DONE))
+    """Where a frame of the symlink stack is complete: at the sites of the
+    namei_link_body event (link_path_walk() has stored the remnant, or
+    starts on a trailing link's body) and where pick_link() pops a pure
+    jump, which has no body left; on a kernel without the events, the line
+    past the push in link_path_walk()."""
+    body = sites.event_sites("namei_link_body|namei_link_pop")
+    locations = [s.location for s in body if s.event == "namei_link_body" or
+                 ("NAMEI_POP_WALKED" in s.text and "pick_link" in s.functions)]
+    if locations:
+        return locations
+    location = source.line_after(PUSH_DONE)
+    if location is None:
+        raise gdb.GdbError("fs/namei.c has no line '{}': this kernel's walk is "
+                           "not the one symwalk knows.".format(PUSH_DONE))
+    return [location]
 
 
 class WalkFilter:
     """Whether the running walk is the one to stop for: by process name
     (comm) or by the name being looked up."""
 
-    def __init__(self, comm=None, path=None, depth=None):
+    def __init__(self, comm=None, path=None, depth=None, pushed=False):
+        """pushed: only for a walk with a link on its stack."""
         self.comm = comm
         self.path = path
         self.depth = depth
+        self.pushed = pushed
 
     def matches(self):
         try:
@@ -42,13 +47,14 @@ class WalkFilter:
             if self.comm is not None and task["comm"].string() != self.comm:
                 return False
             nd = task["nameidata"]
-            if self.path is None and self.depth is None:
+            if self.path is None and self.depth is None and not self.pushed:
                 return True
             if int(nd) == 0:
                 return False
             w = walk.Walk(nd)
             return (self.path is None or w.name() == self.path) and \
-                (self.depth is None or w.depth == self.depth)
+                (self.depth is None or w.depth == self.depth) and \
+                (not self.pushed or w.depth > 0)
         except (gdb.GdbError, gdb.error, gdb.MemoryError):
             return False
 
@@ -58,7 +64,8 @@ class WalkFilter:
         return who if self.depth is None else "{}, at depth {}".format(who, self.depth)
 
     def __eq__(self, other):
-        return (self.comm, self.path, self.depth) == (other.comm, other.path, other.depth)
+        return (self.comm, self.path, self.depth, self.pushed) == \
+            (other.comm, other.path, other.depth, other.pushed)
 
 
 class WalkBreakpoint(gdb.Breakpoint):
@@ -72,22 +79,38 @@ class WalkBreakpoint(gdb.Breakpoint):
         return self.walk_filter.matches()
 
 
+def site_note(site):
+    """At an event's site gdb names the static branch inlined there (frame
+    0, in a header): the function of fs/namei.c the site is in, and the
+    frame that selects it."""
+    frame, level = walk.namei_frame()
+    sal = frame.find_sal()
+    return "At the {} site in {}() (fs/namei.c:{}), where gdb shows the event's " \
+        "static branch as frame 0: 'frame {}' selects {}().\n".format(
+            site.event, frame.name(), sal.line, level, frame.name())
+
+
 def push_summary():
     """What a stop of lx-walk-break shows after gdb's own line: the push,
     and how to see the walk when the function's nd is optimized out."""
     task = walk.current_task()
     w = walk.Walk(walk.current_nameidata(task))
     mode = "RCU-walk" if w.rcu else "REF-walk"
+    site = sites.site_at(int(gdb.newest_frame().pc()))
+    text = site_note(site) if site else ""
+    if site and site.event == "namei_lookup_start":
+        return text + "{} begins an attempt at \"{}\": path_init() sets its flags " \
+            "and path after this site.\n".format(walk.task_name(task), w.name() or "")
     if w.frames:
-        text = "{} pushed {}: depth {}, {} of {} links, {}.\n".format(
+        text += "{} pushed {}: depth {}, {} of {} links, {}.\n".format(
             walk.task_name(task), walk.Names().path(w.frames[-1].link), w.depth,
             w.total_link_count, constants.get().MAXSYMLINKS, mode)
     else:
-        text = "{} walks \"{}\", no link on its stack, {}.\n".format(
+        text += "{} walks \"{}\", no link on its stack, {}.\n".format(
             walk.task_name(task), w.name() or "", mode)
     try:
-        nd_gone = gdb.selected_frame().read_var("nd").is_optimized_out
-    except (gdb.error, ValueError):
+        nd_gone = walk.evaluate("nd").is_optimized_out
+    except gdb.error:
         nd_gone = True
     if nd_gone:
         text += "nd is optimized out here: the walk is $lx_nameidata() (p *$lx_nameidata())"
@@ -145,7 +168,8 @@ lx-walk-break COMM
 lx-walk-break PATH
 lx-walk-break [-c COMM | -p PATH] [-d DEPTH]
 Break where a frame of the symlink stack is complete (a link pushed, its
-remnant stored), but only when the running process is named COMM (what ps
+remnant stored) and the walk is about to walk its body, or about to pop a
+pure jump, but only when the running process is named COMM (what ps
 shows, at most 15 characters) or when the name being looked up is exactly
 PATH; every other walk of the guest goes on. An argument with a '/' is a
 PATH, one without a COMM; -c and -p say which. With -d, stop only when the
@@ -171,9 +195,9 @@ symwalk-lab."""
             raise gdb.GdbError("lx-walk-break: '{}' is longer than the 15 "
                                "characters a process name keeps.".format(value))
         if kind == "-c":
-            walk_filter = WalkFilter(comm=value, depth=depth)
+            walk_filter = WalkFilter(comm=value, depth=depth, pushed=True)
         else:
-            walk_filter = WalkFilter(path=value, depth=depth)
+            walk_filter = WalkFilter(path=value, depth=depth, pushed=True)
         existing = [b for b in gdb.breakpoints() if isinstance(b, WalkBreakpoint)]
         same = [b.number for b in existing if b.walk_filter == walk_filter]
         if same:

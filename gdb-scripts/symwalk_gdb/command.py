@@ -7,6 +7,8 @@ import functools
 
 import gdb
 
+from symwalk_gdb import walk
+
 
 def one_sentence(name):
     """Decorate a gdb.Command's invoke (or a gdb.Function's): whatever gdb
@@ -49,6 +51,11 @@ def stop_location():
     the place: its caller is."""
     try:
         frame = gdb.newest_frame()
+        if walk.walk_ended() and frame.name() != "restore_nameidata":
+            # inlined where gdb shows no frame of its own
+            source = source_of(frame)
+            return "restore_nameidata() (inlined in {}(){})".format(
+                frame.name() or "??", ", {}:{}".format(*source) if source else "")
         while frame.type() == gdb.INLINE_FRAME and frame.older() is not None and \
                 "include/" in (source_of(frame) or ("include/",))[0]:
             frame = frame.older()

@@ -28,7 +28,8 @@ still walking the components before the last."""
         try:
             value = int(gdb.parse_and_eval(arg))
         except (gdb.error, gdb.MemoryError) as e:
-            raise gdb.GdbError("lx-lookup-flags: cannot evaluate '{}': {}.".format(arg, e))
+            raise gdb.GdbError("lx-lookup-flags: cannot evaluate '{}': {}.".format(
+                arg, str(e).rstrip(".")))
         if not 0 <= value <= 0xffffffff:
             # nd->flags is an unsigned int: say what the value is as one.
             gdb.write("{} is not an unsigned int; as nd->flags it would be ".format(value))

@@ -4,7 +4,7 @@
 
 import gdb
 
-from symwalk_gdb import constants, stack, walk
+from symwalk_gdb import constants, sites, stack, walk
 from symwalk_gdb.command import one_sentence
 
 # What each sequence count of struct nameidata samples, and so guards.
@@ -87,17 +87,21 @@ def show_nameidata(w, owner):
 class LxNameidata(gdb.Command):
     """Show the path walk the current task is in (current->nameidata).
 
-lx-nameidata [EXPR]: print the walk in progress: the name looked up; where
-the walk stands (path) and the component it works on (last, with its
-LAST_* type); the root it resolves "/" and absolute links against; the
-LOOKUP_* flags and the ND_* state bits by name; whether it is in RCU-walk
-(no references taken, every step checked against sequence counts) or in
-REF-walk; the sequence counts and what each guards; the depth of the
-symlink stack, the links followed so far (total_link_count, at most
-MAXSYMLINKS: 40), whether the stack is still the 2 frames embedded in the
-nameidata or the heap array of 40; each frame (see lx-symlink-stack); and
-the outer walks it is nested in (nd->saved).
-EXPR is a struct nameidata pointer; without it, current->nameidata."""
+lx-nameidata [EXPR | -p PID | -c CPU]: print the walk in progress: the
+name looked up; where the walk stands (path) and the component it works
+on (last, with its LAST_* type); the root it resolves "/" and absolute
+links against; the LOOKUP_* flags and the ND_* state bits by name;
+whether it is in RCU-walk (no references taken, every step checked
+against sequence counts) or in REF-walk; the sequence counts and what
+each guards; the depth of the symlink stack, the links followed so far
+(total_link_count, at most MAXSYMLINKS: 40), whether the stack is still
+the 2 frames embedded in the nameidata or the heap array of 40; each
+frame (see lx-symlink-stack); and the outer walks it is nested in
+(nd->saved).
+EXPR is a struct nameidata pointer; -p PID names the walk of a task, -c
+CPU the walk of the task that CPU runs (gdb stops every CPU of the guest
+at once); without an argument, current->nameidata of the CPU that
+stopped."""
 
     def __init__(self):
         super(LxNameidata, self).__init__("lx-nameidata", gdb.COMMAND_DATA)
@@ -106,6 +110,10 @@ EXPR is a struct nameidata pointer; without it, current->nameidata."""
     def invoke(self, arg, from_tty):
         w, owner = walk.walk_from_arg(arg, "lx-nameidata")
         show_nameidata(w, owner)
+        site = None if arg.strip() else sites.site_at(int(gdb.newest_frame().pc()))
+        if site and site.event == "namei_lookup_start":
+            gdb.write("(stopped where path_init() starts an attempt, before it sets "
+                      "the flags and the path: those above are the last attempt's)\n")
 
 
 LxNameidata()

@@ -25,19 +25,37 @@ def namei_source():
                            "'make tree'.".format(symtab.fullname()))
 
 
+# A site of a namei event in fs/namei.c: namei_trace(EVENT, args...), the
+# event being namei_EVENT.
+TRACE_SITE = re.compile(r"\bnamei_trace\((\w+),")
+
+
 def trace_calls(event_pattern):
-    """[(location, event, source line)] of each trace_namei_* call whose
-    event name matches event_pattern, in fs/namei.c."""
+    """[(location, event, source text)] of each site of a namei event whose
+    name (namei_...) matches event_pattern, in fs/namei.c."""
     filename, lines = namei_source()
     calls = []
     for number, line in enumerate(lines, 1):
-        m = re.search(r"\btrace_(namei_\w+)\(", line)
-        if m and re.fullmatch(event_pattern, m.group(1)):
+        m = TRACE_SITE.search(line)
+        if not m or line.lstrip().startswith(("#", "*", "/*")):
+            continue
+        event = "namei_" + m.group(1)
+        if re.fullmatch(event_pattern, event):
             # The whole call, for the arguments that tell sites apart.
             text = line
             following = number
             while text.count("(") > text.count(")") and following < len(lines):
                 text += " " + lines[following].strip()
                 following += 1
-            calls.append(("{}:{}".format(filename, number), m.group(1), text.strip()))
+            calls.append(("{}:{}".format(filename, number), event, text.strip()))
     return calls
+
+
+def line_after(text):
+    """'fs/namei.c:N', the line after the first line of fs/namei.c that is
+    text (stripped), or None."""
+    filename, lines = namei_source()
+    for number, line in enumerate(lines, 1):
+        if line.strip() == text:
+            return "{}:{}".format(filename, number + 1)
+    return None

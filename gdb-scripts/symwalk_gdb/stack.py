@@ -4,7 +4,7 @@
 
 import gdb
 
-from symwalk_gdb import source, walk
+from symwalk_gdb import constants, walk
 from symwalk_gdb.command import one_sentence, plural
 
 # The delayed_call that releases a link body, and what its argument is.
@@ -65,17 +65,21 @@ def remnant_text(w, frame, top_state):
 def top_frame_state():
     """Where the stop is, for the remnant of the frame on top: "pending"
     inside pick_link() and what it calls, before link_path_walk() stores
-    it; "none" at pick_link()'s own namei_link_push calls (a trailing link
-    or a pure jump); None elsewhere."""
+    it, unless the link is a trailing one, which keeps none ("none"); None
+    elsewhere."""
+    c = constants.get()
     try:
         frame = gdb.selected_frame()
         while frame is not None:
             name = frame.name()
             if name == "pick_link":
-                line = frame.find_sal().line
-                sites = {int(loc.rsplit(":", 1)[1])
-                         for loc, _, _ in source.trace_calls("namei_link_push")}
-                return "none" if line in sites else "pending"
+                try:
+                    flags = frame.read_var("flags")
+                    if not flags.is_optimized_out and int(flags) & c.WALK_TRAILING:
+                        return "none"
+                except (gdb.error, ValueError):
+                    pass
+                return "pending"
             if name in ("reserve_stack", "nd_alloc_stack", "nd_jump_root", "nd_jump_link"):
                 return "pending"
             if name == "link_path_walk":
@@ -102,19 +106,23 @@ def frame_lines(w, names):
 class LxSymlinkStack(gdb.Command):
     """Show the symlink stack of the current walk, bottom frame first.
 
-lx-symlink-stack [EXPR]: one block per link the walk is in (struct saved):
-its index; the link, by its full path; the remnant, what is left of the
-name to walk once the link's body is done; the delayed_call that releases
-the link body when the frame is popped (the "cookie" of the 2015 design):
-none for a body kept in the inode (i_link), shmem_put_link and its folio
-for a tmpfs body in the page cache, kfree_link and its buffer for a body
-built on the fly such as /proc/self; and the d_seq sample of the link
-dentry, which RCU-walk checks when it leaves for REF-walk (it means nothing
-for a frame pushed in REF-walk).
-A trailing link (the last component of the name or of another link's
-body) keeps no remnant: link_path_walk() stores the remnants of the links
-it meets one slot lower while it walks a trailing link's body.
-EXPR is a struct nameidata pointer; without it, current->nameidata."""
+lx-symlink-stack [EXPR | -p PID | -c CPU]: one block per link the walk
+is in (struct saved): its index; the link, by its full path; the
+remnant, what is left of the name to walk once the link's body is done;
+the delayed_call that releases the link body when the frame is popped
+(the "cookie" of the 2015 design): none for a body kept in the inode
+(i_link), shmem_put_link and its folio for a tmpfs body in the page
+cache, kfree_link and its buffer for a body built on the fly such as
+/proc/self; and the d_seq sample of the link dentry, which RCU-walk
+checks when it leaves for REF-walk (it means nothing for a frame pushed
+in REF-walk). A trailing link (the last component of the name or of
+another link's body) keeps no remnant: link_path_walk() stores the
+remnants of the links it meets one slot lower while it walks a trailing
+link's body.
+EXPR is a struct nameidata pointer; -p PID names the walk of a task, -c
+CPU the walk of the task that CPU runs (gdb stops every CPU of the guest
+at once); without an argument, current->nameidata of the CPU that
+stopped."""
 
     def __init__(self):
         super(LxSymlinkStack, self).__init__("lx-symlink-stack", gdb.COMMAND_DATA)

@@ -6,11 +6,13 @@ import re
 
 import gdb
 
-from symwalk_gdb import constants, source, walk
+from symwalk_gdb import constants, sites, walk
 from symwalk_gdb.command import breakpoints_held, one_sentence, plural, stop_location
 
-# The namei tracepoints whose call sites the trace stops at.
-EVENTS = r"namei_(link_push|link_pop|stack_spill|eloop|unlazy|unlazy_next|jump_root|jump_link)"
+# The namei events at whose sites the trace stops: all but an attempt's
+# start and end.
+EVENTS = (r"namei_(link_push|link_body|link_pop|stack_spill|eloop|unlazy|"
+          r"jump_root|jump_link)")
 
 
 def stack_summary(w, names):
@@ -20,8 +22,73 @@ def stack_summary(w, names):
         "[{}] {}".format(f.index, names.path(f.link)) for f in w.frames)
 
 
+def site_argument(call, index):
+    """The index-th argument of a site's call text: namei_trace(event, a1, ...)."""
+    inside = call[call.index("(") + 1:call.rindex(")")]
+    parts, depth, current = [], 0, ""
+    for char in inside:
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+            continue
+        depth += char in "(["
+        depth -= char in ")]"
+        current += char
+    parts.append(current.strip())
+    return parts[index] if index < len(parts) else ""
+
+
+def local_value(name):
+    """A local of the stopped frame, or None when gdb cannot read it."""
+    try:
+        value = gdb.selected_frame().read_var(name)
+        return None if value.is_optimized_out else value
+    except (gdb.error, ValueError):
+        return None
+
+
+def local_string(name):
+    value = local_value(name)
+    try:
+        return walk.read_string(value, limit=256) if value is not None else None
+    except gdb.MemoryError:
+        return None
+
+
+# What a pop's reason says, by the constant of its site.
+POP_REASONS = {
+    "NAMEI_POP_WALKED": "its body walked",
+    "NAMEI_POP_TERMINATE": "the attempt ends (terminate_walk())",
+    "NAMEI_POP_UNLAZY": "cut by legitimize_links(): leaving RCU-walk failed",
+    "NAMEI_POP_CACHED": "dropped: LOOKUP_CACHED may not leave RCU-walk",
+}
+
+
+def popped_bottom(call, w):
+    """The lowest frame a pop site releases: put_link() pops the top one,
+    legitimize_links() those above the one it failed on, the others all."""
+    if "NAMEI_POP_WALKED" in call:
+        return w.depth - 1
+    if "NAMEI_POP_UNLAZY" in call:
+        kept = local_value("i")
+        return int(kept) + 1 if kept is not None else 0
+    return 0
+
+
+def describe_pops(call, w, names):
+    """The frames a pop site releases, top first."""
+    reason = re.search(r"NAMEI_POP_\w+", call)
+    reason = reason.group(0) if reason else "?"
+    bottom = popped_bottom(call, w)
+    lines = ["pop   [{}] {}{}".format(f.index, names.path(f.link),
+                                      "" if reason == "NAMEI_POP_WALKED"
+                                      else "  ({})".format(POP_REASONS.get(reason, reason)))
+             for f in reversed(w.frames) if f.index >= bottom]
+    return "\n     ".join(lines) if lines else None
+
+
 def describe(event, call, w, names):
-    """One line for an event, from the walk as it stands at its trace call."""
+    """One line for an event, from the walk as it stands at its site."""
     c = constants.get()
     mode = "RCU-walk" if w.rcu else "REF-walk"
     if event == "namei_link_push":
@@ -29,32 +96,52 @@ def describe(event, call, w, names):
         link = names.path(top.link) if top else "?"
         return "push  [{}] {}  ({} of {} links, {})".format(
             w.depth - 1, link, w.total_link_count, c.MAXSYMLINKS, mode)
+    if event == "namei_link_body":
+        if not w.depth:
+            return None     # link_path_walk() on the name itself: no event
+        body = local_string("link") if "link, name" in call else local_string("name")
+        remnant = local_string("name") if "link, name" in call else ""
+        text = "walk the body of [{}]".format(w.depth - 1)
+        if body is not None:
+            text += ": \"{}\"".format(body)
+        if remnant:
+            text += ", then \"{}\"".format(remnant)
+        return text
     if event == "namei_link_pop":
-        # put_link() has lowered depth: the frame popped sits just above it.
-        popped = w.popped_frame()
-        return "pop   [{}] {}".format(w.depth, names.path(popped.link) if popped else "")
+        return describe_pops(call, w, names)
     if event == "namei_stack_spill":
         return "spill the {} embedded frames to a heap array of {} ({})".format(
             c.EMBEDDED_LEVELS, c.MAXSYMLINKS, mode)
     if event == "namei_eloop":
         reason = re.search(r"NAMEI_ELOOP_(\w+)", call)
-        if "NAMEI_ELOOP_NO_SYMLINKS" in call and "NAMEI_ELOOP_NOSYMFOLLOW" in call:
-            # pick_link()'s site: the flag tells which of the two it is.
-            no_symlinks = w.flags & c.LOOKUP_FLAGS["LOOKUP_NO_SYMLINKS"]
-            reason = "NO_SYMLINKS" if no_symlinks else "NOSYMFOLLOW"
-        else:
-            reason = reason.group(1) if reason else "?"
-        return "ELOOP ({}) after {} links".format(reason.lower(), w.total_link_count)
-    if event in ("namei_unlazy", "namei_unlazy_next"):
-        # The call site says which outcome it traces.
-        ok = ", true," in call
-        return "leave RCU-walk: {} (in {})".format(
+        reason = reason.group(1) if reason else "?"
+        if reason == "NO_SYMLINKS" and not w.flags & c.LOOKUP_FLAGS["LOOKUP_NO_SYMLINKS"]:
+            # pick_link()'s site: the flags tell a nosymfollow mount.
+            reason = "NOSYMFOLLOW"
+        return "ELOOP ({}) after {}".format(reason.lower(),
+                                            plural(w.total_link_count, "link"))
+    if event == "namei_unlazy":
+        ok = ", true)" in call
+        why = local_value("why")
+        why = str(why).replace("NAMEI_UNLAZY_", "").lower() if why is not None else None
+        return "leave RCU-walk: {} ({}in {})".format(
             "references taken, going on in REF-walk" if ok
-            else "failed, the walk restarts in REF-walk", caller_name())
+            else "failed, the attempt ends and is made again in REF-walk",
+            "{}, ".format(why) if why else "", caller_name())
     if event == "namei_jump_root":
-        return "jump to the root {} (an absolute link)".format(names.path(w.nd["root"]))
+        error = site_argument(call, 2)
+        what = "an absolute link" if w.depth else "an absolute name"
+        if error == "0":
+            return "jump to the root {} ({})".format(names.path(w.nd["root"]), what)
+        value = local_value(error)
+        return "jump to the root refused: {} ({})".format(
+            constants.error_name(int(value)) if value is not None else "an error", what)
     if event == "namei_jump_link":
-        return "jump (a magic link: ->get_link() called nd_jump_link())"
+        if site_argument(call, 3) == "0":
+            return "jump (a magic link: ->get_link() called nd_jump_link())"
+        value = local_value("error")
+        return "jump of a magic link refused: {}".format(
+            constants.error_name(int(value)) if value is not None else "an error")
     return event
 
 
@@ -73,15 +160,14 @@ def caller_name():
 class TraceBreakpoint(gdb.Breakpoint):
     """Prints one step of the traced walk and goes on."""
 
-    def __init__(self, location, event, call, tracer):
-        super(TraceBreakpoint, self).__init__(location, internal=True)
+    def __init__(self, site, tracer):
+        super(TraceBreakpoint, self).__init__(site.location, internal=True)
         self.silent = True
-        self.event = event
-        self.call = call
+        self.site = site
         self.tracer = tracer
 
     def stop(self):
-        return self.tracer.step(self.event, self.call)
+        return self.tracer.step(self.site)
 
 
 class EndBreakpoint(gdb.Breakpoint):
@@ -110,20 +196,25 @@ class Tracer:
         task = walk.current_task(in_stop=True)
         return int(task.address) == self.task and int(task["nameidata"]) == self.nd
 
-    def step(self, event, call):
+    def step(self, site):
         try:
             if not self.ours():
                 return False
             w = walk.Walk(self.nd)
             # gdb may report one breakpoint hit twice: a step is a change.
-            stop = (event, call, w.depth, w.total_link_count, w.flags)
+            stop = (site.address, w.depth, w.total_link_count, w.flags)
             if stop == self.last_stop:
                 return False
             self.last_stop = stop
             names = walk.Names()
+            text = describe(site.event, site.text, w, names)
+            if text is None:
+                return False
+            if site.event == "namei_link_pop":
+                # The site comes before the pop: the stack after it.
+                w.frames = w.frames[:popped_bottom(site.text, w)]
             self.steps += 1
-            gdb.write("{:>3}. {}\n{}\n".format(self.steps, describe(event, call, w, names),
-                                               stack_summary(w, names)))
+            gdb.write("{:>3}. {}\n{}\n".format(self.steps, text, stack_summary(w, names)))
         except (gdb.GdbError, gdb.error, gdb.MemoryError) as e:
             self.failure = str(e)
             return True
@@ -154,8 +245,8 @@ spill of the 2 embedded frames to the heap array, ELOOP and its reason, a
 jump (an absolute link to the root, a magic link through nd_jump_link()),
 and each switch from RCU-walk to REF-walk with the function that asked for
 it. Other breakpoints are disabled meanwhile; the guest stops at the end.
-The steps are the call sites of the namei tracepoints of the patched
-kernel."""
+The steps are the sites of the namei events of the patched kernel, found
+in the kernel's jump table."""
 
     def __init__(self):
         super(LxWalkTrace, self).__init__("lx-walk-trace", gdb.COMMAND_RUNNING)
@@ -173,15 +264,21 @@ kernel."""
                 "restore_nameidata(), which gives its nameidata back. 'continue' "
                 "to a stop in the next walk (lx-walk-break stops at its pushes) "
                 "and trace that one.".format(walk.task_name(task)))
-        calls = source.trace_calls(EVENTS)
-        if not calls:
-            raise gdb.GdbError("this kernel has no namei tracepoints: build it "
+        event_sites = sites.event_sites(EVENTS)
+        if not event_sites:
+            raise gdb.GdbError("this kernel has no namei events: build it "
                                "with symwalk's series (make tree kernel).")
         tracer = Tracer(task, nd)
+        # gdb steps over a breakpoint where the guest stopped without
+        # reporting it: a site there is the trace's first step.
+        pc = int(gdb.newest_frame().pc())
+        for site in event_sites:
+            if site.address == pc:
+                tracer.step(site)
         with breakpoints_held():
             ours = []
             try:
-                ours = [TraceBreakpoint(loc, event, call, tracer) for loc, event, call in calls]
+                ours = [TraceBreakpoint(site, tracer) for site in event_sites]
                 ours.append(EndBreakpoint(tracer))
                 gdb.write("tracing the walk of {} until it ends\n".format(walk.task_name(task)))
                 gdb.execute("continue")

@@ -61,12 +61,24 @@ def current_nameidata(task=None, in_stop=False):
     return nd
 
 
+def end_addresses():
+    """The addresses of restore_nameidata(), where a lookup gives its
+    nameidata back: one for each copy inlined into a caller."""
+    try:
+        _, sals = gdb.decode_line("restore_nameidata")
+    except gdb.error:
+        return set()
+    return {sal.pc for sal in sals or ()}
+
+
 def walk_ended():
     """Whether the guest stopped where a lookup gives its nameidata back
     (restore_nameidata()): current->nameidata still points at the walk,
-    but it is over."""
+    but it is over. Inlined, restore_nameidata() may have no frame of its
+    own there: its addresses tell."""
     try:
-        return gdb.newest_frame().name() == "restore_nameidata"
+        frame = gdb.newest_frame()
+        return frame.name() == "restore_nameidata" or frame.pc() in end_addresses()
     except gdb.error:
         return False
 
@@ -81,15 +93,78 @@ EVAL_HINTS = [
 ]
 
 
+def task_of_arg(words, command):
+    """The task that '-p PID' or '-c CPU' names."""
+    option, value = words
+    try:
+        number = int(value, 0)
+    except ValueError:
+        raise gdb.GdbError("{}: {} takes a number, not '{}'.".format(command, option, value))
+    if option == "-c":
+        online = list(cpus.each_online_cpu())
+        if number not in online:
+            raise gdb.GdbError("{}: the guest has no CPU {}; its CPUs: {}.".format(
+                command, number, ", ".join(str(c) for c in online)))
+        return cpus.get_current_task(number)
+    from linux import tasks
+    task = tasks.get_task_by_pid(number)
+    if task is None:
+        raise gdb.GdbError("{}: the guest has no process {} ('lx-ps' lists "
+                           "them).".format(command, number))
+    return task.dereference()
+
+
+def namei_frame():
+    """(frame, level) of the innermost frame whose code is fs/namei.c's:
+    at an event's site, gdb's frame 0 is the static branch, inlined from
+    a header."""
+    frame, level = gdb.newest_frame(), 0
+    sal = frame.find_sal()
+    while frame.older() is not None and frame.type() == gdb.INLINE_FRAME and \
+            not (sal.symtab and sal.symtab.filename.endswith("fs/namei.c")):
+        frame, level = frame.older(), level + 1
+        sal = frame.find_sal()
+    return frame, level
+
+
+def evaluate(expression):
+    """expression's value in the selected frame or, if gdb stopped in a
+    header's code inlined into fs/namei.c (an event's static branch), in
+    the function of fs/namei.c around it."""
+    try:
+        return gdb.parse_and_eval(expression)
+    except gdb.error:
+        selected = gdb.selected_frame()
+        frame, level = namei_frame()
+        if not level or selected != gdb.newest_frame():
+            raise
+    frame.select()
+    try:
+        return gdb.parse_and_eval(expression)
+    finally:
+        selected.select()
+
+
 def walk_from_arg(arg, command):
-    """The Walk that EXPR arg names, or that of the current task; and who
-    owns it, in words."""
-    if not arg.strip():
+    """The Walk that arg names: EXPR (a struct nameidata pointer), '-p PID'
+    or '-c CPU' (that task's walk, or the walk of the task running on that
+    CPU), or, empty, the current task's; and who owns it, in words."""
+    words = arg.split()
+    if not words:
         task = current_task()
         return Walk(current_nameidata(task)), "of " + task_name(task)
     guest_stopped()
+    if words[0] in ("-p", "-c"):
+        if len(words) != 2:
+            raise gdb.GdbError("{}: {} takes one number: {} {} N.".format(
+                command, words[0], command, words[0]))
+        task = task_of_arg(words, command)
+        owner = "of " + task_name(task)
+        if words[0] == "-c":
+            owner += ", on CPU {}".format(int(words[1], 0))
+        return Walk(current_nameidata(task)), owner
     try:
-        pointer = gdb.parse_and_eval(arg)
+        pointer = evaluate(arg)
     except gdb.error as e:
         hint = next((h for said, h in EVAL_HINTS if said in str(e)), None)
         raise gdb.GdbError("{}: cannot evaluate '{}': {}{}.".format(
@@ -100,10 +175,19 @@ def walk_from_arg(arg, command):
             "can read at this point. Without an argument, {} shows "
             "current->nameidata, which $lx_nameidata() gives to expressions.".format(
                 command, arg, command))
-    if pointer.type.strip_typedefs().code not in (gdb.TYPE_CODE_PTR, gdb.TYPE_CODE_INT):
+    kind = pointer.type.strip_typedefs()
+    if kind.code == gdb.TYPE_CODE_STRUCT and kind.tag == "nameidata" and pointer.address:
+        # a struct nameidata itself, such as filename_lookup()'s nd
+        pointer = pointer.address
+    elif kind.code not in (gdb.TYPE_CODE_PTR, gdb.TYPE_CODE_INT):
         raise gdb.GdbError("{}: '{}' is a {}, not a pointer to a struct "
                            "nameidata.".format(command, arg, pointer.type))
     return Walk(pointer), "at {:#x}".format(int(pointer))
+
+
+def read_memory(address, size):
+    """size bytes of the guest's memory at address."""
+    return bytes(gdb.selected_inferior().read_memory(address, size))
 
 
 def fetch_bytes(pointer, target_type=None):
@@ -272,16 +356,6 @@ class Walk:
                                "progress: {}.".format(self.address, problem))
         self.rcu = bool(self.flags & c.LOOKUP_FLAGS["LOOKUP_RCU"])
         self.frames = self._read_frames()
-
-    def popped_frame(self):
-        """The frame put_link() just popped: it stays in memory above depth."""
-        c = constants.get()
-        size = c.EMBEDDED_LEVELS if self.embedded else c.MAXSYMLINKS
-        if self.depth >= size:
-            return None
-        address = int(self.nd["stack"]) + self.depth * saved_type.get_type().sizeof
-        saved = fetch(gdb.Value(address).cast(saved_type.get_type().pointer()))
-        return Frame(self.depth, saved, None)
 
     def _read_frames(self):
         if self.depth == 0:

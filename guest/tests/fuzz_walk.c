@@ -27,14 +27,26 @@
  *	openat2-in-root
  *
  * The two answers (an errno, or st_dev and st_ino; for creat, where a new
- * file appeared instead, which is then removed) must be the same. The
- * first mismatch of each operation is reduced while the two answers stay
- * the same errnos (or successes): nodes dropped from the tree, links
- * bypassed (X -> Y -> Z made X -> Z), components dropped from the path
- * and the bodies. It is printed as a listing of the tree, the call and
- * both answers, with the options that replay it.
+ * file appeared instead, which is then removed) must be the same.
  *
- * Prints TAP, one line per operation; exits non-zero on any mismatch.
+ * With the kernel's namei events (a tracefs instance of the fuzzer's own,
+ * every event on: model/kernel_trace.c), each system call's events must
+ * balance (pushes and pops, starts and ends of attempts, depths and link
+ * counts, the last attempt's error the call's), and the events of its last
+ * attempt must be the ones the model predicts: each push, body, pop, jump
+ * to the root and -ELOOP, with their depths, link counts, names and
+ * reasons. (Where RCU-walk gives up, which depends on caches and atime,
+ * is the kernel's alone: the model predicts the attempt that answers.)
+ *
+ * The first mismatch of each operation, of answers or of events, is reduced
+ * while it stays a mismatch of the same kind with the same errnos (or
+ * successes): nodes dropped from the tree, links bypassed (X -> Y -> Z
+ * made X -> Z), components dropped from the path and the bodies. It is
+ * printed as a listing of the tree, the call, both answers and, for events,
+ * both lists, with the options that replay it.
+ *
+ * Prints TAP, a line per operation and one for the balance of the events;
+ * exits non-zero on any mismatch or unbalanced call.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -46,14 +58,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest.h"
 #include "kernel.h"
+#include "kernel_trace.h"
 #include "tree.h"
 #include "walk.h"
 
@@ -62,6 +72,7 @@
 #define CASES_PER_TREE	100
 #define PATH_SIZE	(PATH_MAX + 64)	/* room for paths that are too long */
 #define MAX_ROUNDS	20		/* of reduction */
+#define TRACEFS		"/sys/kernel/tracing"
 
 enum op_kind {
 	OP_STAT, OP_LSTAT, OP_CREAT, OP_NO_SYMLINKS, OP_BENEATH, OP_IN_ROOT,
@@ -96,13 +107,17 @@ struct fuzz_case {
 	char path[PATH_SIZE];
 };
 
-/* One answer: an errno, or the object; for creat, where a new file was. */
+/*
+ * One answer: an errno, or the object; for creat, where a new file was;
+ * and the events of the last attempt, if the kernel's are traced.
+ */
 struct answer {
 	int err;
 	dev_t dev;
 	ino_t ino;
 	char created[PATH_MAX];
 	struct walk_result walk;	/* the model's, for the summary */
+	struct walk_events events;
 };
 
 /* What the model's answers to one operation were, to show what was reached. */
@@ -113,8 +128,9 @@ struct summary {
 	unsigned long long_walks;	/* lookups of 36 links or more */
 };
 
-/* The first mismatch of an operation, kept for reduction. */
+/* The first mismatch of an operation, of answers or events, for reduction. */
 struct mismatch {
+	bool of_events;
 	unsigned int count;
 	unsigned long index;	/* of the case, from 0 */
 	struct tree tree;
@@ -132,6 +148,11 @@ struct extras {
 
 static uint64_t rng_state;
 static char name_max[NAME_MAX + 1], name_too_long[NAME_MAX + 2];
+
+/* The kernel's events, if it has them; of the last call asked. */
+static struct kernel_trace trace;
+static bool tracing;
+static struct trace_lookup traced;
 
 /* The inodes the tree was built with: any other one is a new file. */
 static ino_t *tree_inodes;
@@ -594,10 +615,15 @@ static void take_new_file(const struct tree *tree, ino_t ino, struct answer *a)
 			   (unsigned long)ino);
 }
 
+/* Fill in all of @a but its events. */
 static void answer_of(const struct tree *tree, const struct fuzz_case *c,
 		      int err, const struct stat *st, struct answer *a)
 {
-	*a = (struct answer){ .err = err };
+	a->err = err;
+	a->dev = 0;
+	a->ino = 0;
+	a->created[0] = '\0';
+	memset(&a->walk, 0, sizeof(a->walk));
 	if (err)
 		return;
 	a->dev = st->st_dev;
@@ -620,10 +646,22 @@ static int ask(const struct tree *tree, const struct fuzz_case *c,
 	if (dirfd < 0)
 		return -errno;
 
+	if (tracing) {
+		err = kernel_trace_begin(&trace);
+		if (err)
+			ksft_exit_fail_msg("marking the trace: %s\n", strerror(-err));
+	}
 	err = kernel_resolve(dirfd, c->path, c->flags, &st);
+	if (tracing) {
+		int trace_err = kernel_trace_end(&trace, &traced);
+
+		if (trace_err)
+			ksft_exit_fail_msg("reading the trace: %s\n", strerror(-trace_err));
+		trace_last_attempt(&traced, &kernel->events);
+	}
 	answer_of(tree, c, err, &st, kernel);
 
-	err = walk_resolve(dirfd, c->path, c->flags, &res);
+	err = walk_resolve(dirfd, c->path, c->flags, &res, &model->events);
 	if (!err && close(res.fd))
 		ksft_exit_fail_msg("close: %s\n", strerror(errno));
 	answer_of(tree, c, err, &res.st, model);
@@ -669,19 +707,48 @@ static bool same_answer(const struct answer *a, const struct answer *b)
 	return a->dev == b->dev && a->ino == b->ino;
 }
 
+static void format_event(const struct walk_events *events, unsigned int i,
+			 char *line, size_t size)
+{
+	if (i < events->count)
+		walk_event_format(events->event + i, line, size);
+	else
+		snprintf(line, size, "(none)");
+}
+
+/* The index of the first event where @a and @b differ, or -1. */
+static int first_event_difference(const struct answer *a, const struct answer *b)
+{
+	char line_a[512], line_b[512];
+	unsigned int i;
+
+	for (i = 0; i < a->events.count || i < b->events.count; i++) {
+		format_event(&a->events, i, line_a, sizeof(line_a));
+		format_event(&b->events, i, line_b, sizeof(line_b));
+		if (strcmp(line_a, line_b))
+			return (int)i;
+	}
+	return -1;
+}
+
 /*
  * Does the case, on a fresh build of @tree, still give the mismatch @m
- * has: the same two errnos (0 for a success) and different answers?
+ * has: the same two errnos (0 for a success), and different answers or,
+ * for a mismatch of events, the same answers and different events?
  */
 static bool still_differs(const struct tree *tree, const struct fuzz_case *c,
 			  const struct mismatch *m)
 {
-	struct answer kernel, model;
+	static struct answer kernel, model;
 
 	if (build(tree) || ask(tree, c, &kernel, &model))
 		return false;
-	return !same_answer(&kernel, &model) && kernel.err == m->kernel_err &&
-	       model.err == m->model_err;
+	if (kernel.err != m->kernel_err || model.err != m->model_err)
+		return false;
+	if (m->of_events)
+		return same_answer(&kernel, &model) &&
+		       first_event_difference(&kernel, &model) >= 0;
+	return !same_answer(&kernel, &model);
 }
 
 /*
@@ -951,15 +1018,39 @@ static void print_tree(const struct tree *tree)
 	}
 }
 
+/* Both lists of events, side by side in turn, the first difference marked. */
+static void print_events(const struct mismatch *m)
+{
+	int first = first_event_difference(&m->kernel, &m->model);
+	const struct answer *who[] = { &m->kernel, &m->model };
+	char line[512];
+	unsigned int i, j;
+
+	for (j = 0; j < 2; j++) {
+		printf("#   %s's events of the last attempt:\n", j ? "model" : "kernel");
+		for (i = 0; i < who[j]->events.count; i++) {
+			format_event(&who[j]->events, i, line, sizeof(line));
+			printf("#     %s%s\n", line, (int)i == first ? "  <- first difference" : "");
+		}
+		if ((int)who[j]->events.count == first)
+			printf("#     (no more)  <- first difference\n");
+	}
+	if (first < 0)
+		printf("#   (the same events now)\n");
+}
+
 static void print_mismatch(const struct mismatch *m, uint64_t seed)
 {
-	printf("# %s: mismatch, seed %llu, case %lu; reduced, in the scratch root /:\n",
-	       ops[m->c.op].name, (unsigned long long)seed, m->index);
+	printf("# %s: mismatch of %s, seed %llu, case %lu; reduced, in the scratch root /:\n",
+	       ops[m->c.op].name, m->of_events ? "events" : "answers",
+	       (unsigned long long)seed, m->index);
 	print_tree(&m->tree);
 	print_call(&m->c);
 	print_answer("kernel", &m->kernel);
 	print_answer("model ", &m->model);
-	if (same_answer(&m->kernel, &m->model))
+	if (m->of_events)
+		print_events(m);
+	else if (same_answer(&m->kernel, &m->model))
 		printf("#   (the same answers now: first the kernel said %s, the model %s)\n",
 		       answer_name(m->kernel_err), answer_name(m->model_err));
 	printf("#   replay: fuzz_walk -s %llu -n %lu\n", (unsigned long long)seed,
@@ -984,33 +1075,72 @@ static unsigned long long parse_number(const char *text)
 	return n;
 }
 
-/*
- * Enter a scratch root of the child's own: a tmpfs mounted at @dir in a
- * private mount namespace (gone with the child), noatime so that no atime
- * update ever makes the kernel's walk leave RCU-walk early, and chrooted
- * into, so that "..", absolute paths and bodies, and O_CREAT stay in it.
- */
+/* Enter a scratch root of the child's own (tree_enter_scratch()). */
 static void enter_scratch(const char *dir)
 {
-	if (unshare(CLONE_NEWNS)) {
-		if (errno == EPERM)
-			ksft_exit_skip("a mount namespace needs CAP_SYS_ADMIN: run as root\n");
-		ksft_exit_fail_msg("unshare(CLONE_NEWNS): %s\n", strerror(errno));
+	const char *step;
+	int err = tree_enter_scratch(dir, &step);
+
+	if (err == -EPERM)
+		ksft_exit_skip("%s needs CAP_SYS_ADMIN: run as root\n", step);
+	if (err)
+		ksft_exit_fail_msg("%s on %s: %s\n", step, dir, strerror(-err));
+}
+
+/* What the balance checks found, over the whole run. */
+struct balance {
+	struct trace_counts counts;
+	unsigned long violations;
+};
+
+/* Check the events of the call just asked; show the first violation. */
+static void check_balance(struct balance *b, const struct fuzz_case *c,
+			  const struct answer *kernel, unsigned long index, uint64_t seed)
+{
+	char why[1024], line[512];
+	unsigned int i;
+
+	if (trace_balanced(&traced, kernel->err, &b->counts, why, sizeof(why)) ||
+	    b->violations++)
+		return;
+	printf("# events: unbalanced, seed %llu, case %lu: %s\n",
+	       (unsigned long long)seed, index, why);
+	print_call(c);
+	print_answer("kernel", kernel);
+	printf("#   the call's events:\n");
+	for (i = 0; i < traced.count; i++) {
+		trace_event_format(traced.events + i, line, sizeof(line));
+		printf("#     %s\n", line);
 	}
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		ksft_exit_fail_msg("making / private: %s\n", strerror(errno));
-	if (mount("fuzz_walk", dir, "tmpfs", MS_NOATIME | MS_NOSUID | MS_NODEV, "mode=0755"))
-		ksft_exit_fail_msg("mount tmpfs on %s: %s\n", dir, strerror(errno));
-	if (chroot(dir) || chdir("/"))
-		ksft_exit_fail_msg("chroot %s: %s\n", dir, strerror(errno));
+	printf("#   replay: fuzz_walk -s %llu -n %lu\n", (unsigned long long)seed,
+	       index + 1);
+}
+
+/* Keep the first mismatch of its kind of an operation, to reduce it later. */
+static void keep_mismatch(struct mismatch *m, bool of_events, unsigned long index,
+			  const struct fuzz_case *c, const struct tree *tree,
+			  const struct answer *kernel, const struct answer *model)
+{
+	if (m->count++)
+		return;
+	m->of_events = of_events;
+	m->index = index;
+	m->c = *c;
+	m->kernel = *kernel;
+	m->model = *model;
+	m->kernel_err = kernel->err;
+	m->model_err = model->err;
+	if (tree_copy(&m->tree, tree))
+		ksft_exit_fail_msg("out of memory\n");
 }
 
 /* Make the cases, ask, compare, reduce, report; exit with the verdict. */
 static __noreturn void fuzz(const struct options *opts)
 {
-	static struct mismatch mismatches[OP_COUNT];
+	static struct mismatch mismatches[OP_COUNT], event_mismatches[OP_COUNT];
 	static struct summary summaries[OP_COUNT];
-	struct answer kernel, model;
+	static struct answer kernel, model;
+	struct balance balance = { 0 };
 	struct tree tree = { 0 };
 	struct extras extras;
 	struct fuzz_case c;
@@ -1019,7 +1149,7 @@ static __noreturn void fuzz(const struct options *opts)
 	int err;
 
 	ksft_print_header();
-	ksft_set_plan(OP_COUNT);
+	ksft_set_plan(OP_COUNT + 1);
 	ksft_print_msg("seed %llu, %lu cases, %u cases a tree\n",
 		       (unsigned long long)opts->seed, opts->cases, CASES_PER_TREE);
 	memset(name_max, 'n', NAME_MAX);
@@ -1036,8 +1166,6 @@ static __noreturn void fuzz(const struct options *opts)
 		}
 		gen_case(&tree, &extras, &c);
 		for (op = 0; op < OP_COUNT; op++) {
-			struct mismatch *m = mismatches + op;
-
 			c.op = op;
 			c.flags = op_flags(op);
 			err = ask(&tree, &c, &kernel, &model);
@@ -1045,73 +1173,69 @@ static __noreturn void fuzz(const struct options *opts)
 				ksft_exit_fail_msg("opening /%s: %s\n", c.start,
 						   strerror(-err));
 			summarize(summaries + op, &model);
-			if (same_answer(&kernel, &model) || m->count++)
-				continue;
-			m->index = index;
-			m->c = c;
-			m->kernel = kernel;
-			m->model = model;
-			m->kernel_err = kernel.err;
-			m->model_err = model.err;
-			if (tree_copy(&m->tree, &tree))
-				ksft_exit_fail_msg("out of memory\n");
+			if (tracing)
+				check_balance(&balance, &c, &kernel, index, opts->seed);
+			if (!same_answer(&kernel, &model))
+				keep_mismatch(mismatches + op, false, index, &c, &tree,
+					      &kernel, &model);
+			else if (tracing && first_event_difference(&kernel, &model) >= 0)
+				keep_mismatch(event_mismatches + op, true, index, &c,
+					      &tree, &kernel, &model);
 		}
 	}
 	tree_free(&tree);
 
 	for (op = 0; op < OP_COUNT; op++) {
-		struct mismatch *m = mismatches + op;
+		struct mismatch *kept[] = { mismatches + op, event_mismatches + op };
+		unsigned int i;
 
 		print_summary(ops[op].name, summaries + op);
-		if (m->count) {
-			reduce(m);
-			print_mismatch(m, opts->seed);
-			tree_free(&m->tree);
+		for (i = 0; i < 2; i++) {
+			if (!kept[i]->count)
+				continue;
+			reduce(kept[i]);
+			print_mismatch(kept[i], opts->seed);
+			tree_free(&kept[i]->tree);
 		}
-		ksft_test_result(!m->count, "%s: %lu cases, %u mismatches\n",
-				 ops[op].name, opts->cases, m->count);
+		if (tracing)
+			ksft_test_result(!kept[0]->count && !kept[1]->count,
+					 "%s: %lu cases, %u mismatches, %u of events\n",
+					 ops[op].name, opts->cases, kept[0]->count,
+					 kept[1]->count);
+		else
+			ksft_test_result(!kept[0]->count, "%s: %lu cases, %u mismatches\n",
+					 ops[op].name, opts->cases, kept[0]->count);
 	}
+	if (tracing)
+		ksft_test_result(!balance.violations,
+				 "events: %lu calls, %lu attempts, %lu events checked, "
+				 "%lu unbalanced\n", balance.counts.calls,
+				 balance.counts.attempts, balance.counts.events,
+				 balance.violations);
+	else
+		ksft_test_result_skip("events: the kernel has no namei events\n");
+	trace_lookup_free(&traced);
 	free(tree_inodes);
 	ksft_finished();
 }
 
-/*
- * Run fuzz() in a child process in a scratch root under a fresh directory
- * in @parent, which this removes again; return the child's exit status.
- */
-static int run_in_scratch(const char *parent, const struct options *opts)
+/* The child of kernel_trace_fork(): fuzz in a scratch root at @dir. */
+static void fuzz_in_scratch(const char *dir, struct kernel_trace *kernel_trace, void *opts)
 {
-	char dir[PATH_MAX];
-	int status;
-	pid_t pid;
-
-	snprintf(dir, sizeof(dir), "%s/fuzz_walk.XXXXXX", parent);
-	if (!mkdtemp(dir))
-		ksft_exit_fail_msg("mkdtemp %s: %s\n", dir, strerror(errno));
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
-	if (pid == 0) {
-		enter_scratch(dir);
-		fuzz(opts);
+	if (kernel_trace) {
+		trace = *kernel_trace;
+		tracing = true;
 	}
-	if (waitpid(pid, &status, 0) != pid)
-		ksft_exit_fail_msg("waitpid: %s\n", strerror(errno));
-	if (rmdir(dir))
-		ksft_exit_fail_msg("rmdir %s: %s\n", dir, strerror(errno));
-	if (WIFSIGNALED(status)) {
-		printf("Bail out! the fuzzer died of signal %d\n", WTERMSIG(status));
-		return KSFT_FAIL;
-	}
-	return WEXITSTATUS(status);
+	enter_scratch(dir);
+	fuzz(opts);
 }
 
 int main(int argc, char **argv)
 {
 	struct options opts = { .seed = DEFAULT_SEED, .cases = DEFAULT_CASES };
 	const char *parent = "/tmp";
-	int opt;
+	int opt, status;
+	char why[512];
 
 	while ((opt = getopt(argc, argv, "s:n:d:")) != -1) {
 		switch (opt) {
@@ -1130,5 +1254,10 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
-	return run_in_scratch(parent, &opts);
+	status = kernel_trace_fork(parent, TRACEFS, fuzz_in_scratch, &opts, why, sizeof(why));
+	if (status < 0) {
+		printf("Bail out! %s\n", why);
+		return KSFT_FAIL;
+	}
+	return status;
 }

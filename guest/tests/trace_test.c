@@ -164,16 +164,22 @@ TEST_F(trace, nested_walk_pushes_three_and_spills_at_the_third)
 	stop_tracing(_metadata);
 
 	const char *const events[] = {
-		"namei_lookup_start: name=\"l1\"",
-		"namei_link_push: depth=1 links=1 link=\"l1\" body=\"l2/file\" remnant=\"\" mode=rcu",
-		"namei_link_push: depth=2 links=2 link=\"l2\" body=\"l3/.\" remnant=\"file\" mode=rcu",
-		"namei_stack_spill: depth=2 mode=rcu allocated=1",
-		"namei_link_push: depth=3 links=3 link=\"l3\" body=\"dir\" remnant=\".\" mode=rcu",
-		"namei_link_pop: depth=2 link=\"l3\"",
-		"namei_link_pop: depth=1 link=\"l2\"",
+		"namei_lookup_start: level=0 attempt=rcu name=\"l1\"",
+		/* l1 is the last component: a trailing link, no remnant */
+		"namei_link_push: level=0 depth=1 links=1 link=\"l1\" trailing=1 mode=rcu",
+		"namei_link_body: level=0 depth=1 body=\"l2/file\" remnant=\"\"",
+		"namei_link_push: level=0 depth=2 links=2 link=\"l2\" trailing=0 mode=rcu",
+		"namei_link_body: level=0 depth=2 body=\"l3/.\" remnant=\"file\"",
+		/* the third frame does not fit in the two embedded ones */
+		"namei_stack_spill: level=0 mode=rcu allocated=1",
+		"namei_link_push: level=0 depth=3 links=3 link=\"l3\" trailing=0 mode=rcu",
+		"namei_link_body: level=0 depth=3 body=\"dir\" remnant=\".\"",
+		"namei_link_pop: level=0 depth=2 links=3 link=\"l3\" reason=walked",
+		"namei_link_pop: level=0 depth=1 links=3 link=\"l2\" reason=walked",
+		"namei_link_pop: level=0 depth=0 links=3 link=\"l1\" reason=walked",
 		/* complete_walk() leaves RCU-walk once the walk is done */
-		"namei_unlazy: depth=0 legitimized=1 caller=complete_walk",
-		"namei_lookup_end: name=\"l1\" mode=ref links=3 error=0",
+		"namei_unlazy: level=0 depth=0 reason=complete legitimized=1",
+		"namei_lookup_end: level=0 attempt=rcu name=\"l1\" links=3 error=0",
 		NULL
 	};
 	expect_events(_metadata, read_trace(_metadata), events);
@@ -197,13 +203,16 @@ TEST_F(trace, chain_of_41_is_eloop_at_the_41st)
 	stop_tracing(_metadata);
 
 	const char *const events[] = {
-		"namei_link_push: depth=1 links=1 link=\"c41\" body=\"c40\"",
+		"namei_link_push: level=0 depth=1 links=1 link=\"c41\" trailing=1",
+		"namei_link_body: level=0 depth=1 body=\"c40\" remnant=\"\"",
 		/* each trailing link is popped before the next is pushed */
-		"namei_link_pop: depth=0 link=\"c41\"",
-		"namei_link_push: depth=1 links=2 link=\"c40\" body=\"c39\"",
-		"namei_link_push: depth=1 links=40 link=\"c2\" body=\"c1\"",
-		"namei_eloop: link=\"c1\" reason=budget depth=0 links=41",
-		"namei_lookup_end: name=\"c41\"",
+		"namei_link_pop: level=0 depth=0 links=1 link=\"c41\" reason=walked",
+		"namei_link_push: level=0 depth=1 links=2 link=\"c40\" trailing=1",
+		"namei_link_push: level=0 depth=1 links=40 link=\"c2\" trailing=1",
+		"namei_link_pop: level=0 depth=0 links=40 link=\"c2\" reason=walked",
+		/* the 41st is refused before it is pushed: the count says 41 */
+		"namei_eloop: level=0 depth=0 links=41 link=\"c1\" reason=budget",
+		"namei_lookup_end: level=0 attempt=rcu name=\"c41\" links=41 error=-40",
 		NULL
 	};
 	const char *trace = read_trace(_metadata);
@@ -220,7 +229,7 @@ TEST_F(trace, magic_link_jumps_with_nd_jump_link)
 	ASSERT_LE(0, fd);
 	snprintf(magic, sizeof(magic), "/proc/self/fd/%d", fd);
 	snprintf(pure_jump, sizeof(pure_jump),
-		 "namei_link_push: depth=1 links=2 link=\"%d\" body=\"\" remnant=\"\" mode=ref",
+		 "namei_link_push: level=0 depth=1 links=2 link=\"%d\" trailing=1 mode=ref",
 		 fd);
 
 	start_tracing(_metadata);
@@ -229,17 +238,18 @@ TEST_F(trace, magic_link_jumps_with_nd_jump_link)
 	close(fd);
 
 	const char *const events[] = {
-		"namei_lookup_start: name=\"/proc/self/fd/",
-		"namei_link_push: depth=1 links=1 link=\"self\" body=\"",
+		"namei_lookup_start: level=0 attempt=rcu name=\"/proc/self/fd/",
+		"namei_link_push: level=0 depth=1 links=1 link=\"self\" trailing=0",
+		"namei_link_body: level=0 depth=1 body=\"",
 		/* the pid directory is not in the dcache: lookup_fast() leaves RCU-walk */
-		"namei_unlazy: depth=1 legitimized=1 caller=lookup_fast",
+		"namei_unlazy: level=0 depth=1 reason=dcache_miss legitimized=1",
 		/* /proc/self: an allocated body, freed by kfree_link */
-		"namei_link_pop: depth=0 link=\"self\" done=kfree_link mode=ref",
-		/* fd/N: ->get_link() jumps, a pure jump that leaves no frame */
-		"namei_jump_link: target=\"file\" depth=1 mode=ref error=0",
+		"namei_link_pop: level=0 depth=0 links=1 link=\"self\" reason=walked done=kfree_link mode=ref",
+		/* fd/N: ->get_link() jumps, a pure jump that leaves no body */
 		pure_jump,
-		"namei_link_pop: depth=0",
-		"namei_lookup_end: name=\"/proc/self/fd/",
+		"namei_jump_link: level=0 depth=1 target=\"file\" mode=ref error=0",
+		"namei_link_pop: level=0 depth=0 links=2",
+		"namei_lookup_end: level=0 attempt=rcu name=\"/proc/self/fd/",
 		NULL
 	};
 	expect_events(_metadata, read_trace(_metadata), events);
@@ -257,9 +267,11 @@ TEST_F(trace, absolute_link_jumps_to_the_root)
 	stop_tracing(_metadata);
 
 	const char *const events[] = {
-		"namei_jump_root: target=\"/\" depth=1 mode=rcu error=0",
-		"namei_link_push: depth=1 links=1 link=\"abs\" body=\"tmp/trace_test.",
-		"namei_lookup_end: name=\"abs\" mode=ref links=1 error=0",
+		"namei_link_push: level=0 depth=1 links=1 link=\"abs\" trailing=1 mode=rcu",
+		"namei_jump_root: level=0 depth=1 target=\"/\" mode=rcu error=0",
+		/* the body from after its leading slashes */
+		"namei_link_body: level=0 depth=1 body=\"tmp/trace_test.",
+		"namei_lookup_end: level=0 attempt=rcu name=\"abs\" links=1 error=0",
 		NULL
 	};
 	expect_events(_metadata, read_trace(_metadata), events);
@@ -281,10 +293,11 @@ TEST_F(trace, long_body_is_walked_in_rcu_from_the_page_cache)
 	stop_tracing(_metadata);
 
 	const char *const events[] = {
-		"namei_link_push: depth=1 links=1 link=\"long\" body=\"././",
-		"namei_link_pop: depth=0 link=\"long\" done=shmem_put_link mode=rcu",
-		"namei_unlazy: depth=0 legitimized=1 caller=complete_walk",
-		"namei_lookup_end: name=\"long\" mode=ref links=1 error=0",
+		"namei_link_push: level=0 depth=1 links=1 link=\"long\" trailing=1 mode=rcu",
+		"namei_link_body: level=0 depth=1 body=\"././",
+		"namei_link_pop: level=0 depth=0 links=1 link=\"long\" reason=walked done=shmem_put_link mode=rcu",
+		"namei_unlazy: level=0 depth=0 reason=complete legitimized=1",
+		"namei_lookup_end: level=0 attempt=rcu name=\"long\" links=1 error=0",
 		NULL
 	};
 	const char *trace = read_trace(_metadata);
@@ -292,7 +305,7 @@ TEST_F(trace, long_body_is_walked_in_rcu_from_the_page_cache)
 	expect_events(_metadata, trace, events);
 	/* The only switch to REF-walk is the one at the end. */
 	EXPECT_EQ(strstr(trace, "namei_unlazy"),
-		  strstr(trace, "namei_unlazy: depth=0 legitimized=1 caller=complete_walk"));
+		  strstr(trace, "namei_unlazy: level=0 depth=0 reason=complete legitimized=1"));
 }
 
 static int openat2_errno(const char *path, __u64 resolve)
@@ -327,15 +340,19 @@ TEST_F(trace, eloop_says_why)
 	EXPECT_EQ(0, umount(nosymfollow));
 
 	const char *const events[] = {
-		"namei_eloop: link=\"link\" reason=no_symlinks depth=1 links=1",
-		"namei_eloop: link=\"" /* the fd number */,
-		"namei_eloop: link=\"up\" reason=nosymfollow depth=1 links=1",
+		/* the link refused is on the stack: popped when the attempt ends */
+		"namei_link_push: level=0 depth=1 links=1 link=\"link\"",
+		"namei_eloop: level=0 depth=1 links=1 link=\"link\" reason=no_symlinks",
+		"namei_link_pop: level=0 depth=0 links=1 link=\"link\" reason=terminate",
+		"namei_lookup_end: level=0 attempt=rcu name=\"link/file\" links=1 error=-40",
+		"namei_eloop: level=0 depth=1 links=2 link=\"" /* the fd number */,
+		"namei_eloop: level=0 depth=1 links=1 link=\"up\" reason=nosymfollow",
 		NULL
 	};
 	const char *trace = read_trace(_metadata);
 
 	expect_events(_metadata, trace, events);
-	EXPECT_NE(NULL, strstr(trace, "reason=no_magiclinks depth=1 links=2"))
+	EXPECT_NE(NULL, strstr(trace, "reason=no_magiclinks"))
 		TH_LOG("no ELOOP for the magic link in:\n%s", trace);
 }
 
@@ -352,10 +369,12 @@ TEST(strictatime_link_leaves_rcu_walk)
 	stop_tracing(_metadata);
 
 	const char *const events[] = {
-		"namei_lookup_start: name=\"link/file\"",
-		"namei_unlazy: depth=1 legitimized=1",
-		"namei_link_push: depth=1 links=1 link=\"link\" body=\"dir\" remnant=\"file\" mode=ref",
-		"namei_lookup_end: name=\"link/file\" mode=ref links=1 error=0",
+		"namei_lookup_start: level=0 attempt=rcu name=\"link/file\"",
+		/* pushed in RCU-walk, then the atime to update takes it out */
+		"namei_link_push: level=0 depth=1 links=1 link=\"link\" trailing=0 mode=rcu",
+		"namei_unlazy: level=0 depth=1 reason=atime legitimized=1",
+		"namei_link_body: level=0 depth=1 body=\"dir\" remnant=\"file\"",
+		"namei_lookup_end: level=0 attempt=rcu name=\"link/file\" links=1 error=0",
 		NULL
 	};
 	expect_events(_metadata, read_trace(_metadata), events);

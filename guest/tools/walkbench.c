@@ -36,6 +36,7 @@
  *       `-- dir/file
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -53,12 +54,31 @@
 #define WARMUP 8
 #define MAX_ITERATIONS 10000
 
-static const char *const events[] = {
-	"namei_lookup_start", "namei_lookup_end", "namei_link_push",
-	"namei_link_pop", "namei_stack_spill", "namei_eloop", "namei_unlazy",
-	"namei_unlazy_next", "namei_jump_root", "namei_jump_link",
-};
-#define NR_EVENTS (sizeof(events) / sizeof(events[0]))
+#define MAX_EVENTS 32
+
+/* The kernel's namei events, by name, from tracefs. */
+static char events[MAX_EVENTS][64];
+static unsigned int nr_events;
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+static void find_events(void)
+{
+	DIR *dir = opendir(TRACEFS "/events/namei");
+	struct dirent *entry;
+
+	if (!dir)
+		return;
+	while ((entry = readdir(dir)) && nr_events < MAX_EVENTS)
+		if (!strncmp(entry->d_name, "namei_", 6) &&
+		    strlen(entry->d_name) < sizeof(events[0]))
+			strcpy(events[nr_events++], entry->d_name);
+	closedir(dir);
+	qsort(events, nr_events, sizeof(events[0]), compare_names);
+}
 
 /* Whether name is one of the comma-separated names of list ("all": any). */
 static int in_list(const char *list, const char *name)
@@ -280,7 +300,7 @@ static void set_events(const char *mode)
 /* The events one operation of c fires, by name, from the trace buffer. */
 static void count_events(const struct bench_case *c, int tracing_on)
 {
-	unsigned int count[NR_EVENTS] = { 0 };
+	unsigned int count[MAX_EVENTS] = { 0 };
 	char line[512];
 	FILE *trace;
 
@@ -304,7 +324,7 @@ static void count_events(const struct bench_case *c, int tracing_on)
 	while (fgets(line, sizeof(line), trace)) {
 		if (line[0] == '#')
 			continue;
-		for (unsigned int i = 0; i < NR_EVENTS; i++) {
+		for (unsigned int i = 0; i < nr_events; i++) {
 			char name[64];
 
 			snprintf(name, sizeof(name), " %s: ", events[i]);
@@ -315,14 +335,14 @@ static void count_events(const struct bench_case *c, int tracing_on)
 	if (fclose(trace) != 0)
 		die(TRACEFS "/trace");
 	printf("bench: events case=%s", c->name);
-	for (unsigned int i = 0; i < NR_EVENTS; i++)
+	for (unsigned int i = 0; i < nr_events; i++)
 		printf(" %s=%u", events[i], count[i]);
 	printf("\n");
 }
 
 int main(int argc, char **argv)
 {
-	const char *modes[NR_EVENTS + 2];
+	const char *modes[MAX_EVENTS + 2];
 	int iterations = 300, nr_modes = 0, opt, traced;
 	char *list = NULL;
 
@@ -343,11 +363,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "walkbench: -n takes 1 to %d\n", MAX_ITERATIONS);
 		return 2;
 	}
-	traced = access(TRACEFS "/events/namei", F_OK) == 0;
+	find_events();
+	traced = nr_events > 0;
 	modes[nr_modes++] = "off";
 	if (list && traced) {
 		modes[nr_modes++] = "all";
-		for (unsigned int i = 0; i < NR_EVENTS; i++)
+		for (unsigned int i = 0; i < nr_events; i++)
 			if (in_list(list, events[i]))
 				modes[nr_modes++] = events[i];
 	}

@@ -12,7 +12,8 @@ delete
 break complete_walk if $_streq($lx_current().comm, "symwalk-lab")
 continue
 lx-nameidata
-# 4. Back in path_lookupat(): REF-walk, and the root forgotten.
+# 4. Back in __path_lookupat() (path_lookupat() without its trace event):
+#    REF-walk, and the root forgotten.
 lx-finish
 lx-lookup-flags $lx_nameidata()->flags
 p $lx_nameidata()->seq

@@ -1,14 +1,14 @@
 # Stop where reserve_stack() refuses a link: at its namei_eloop trace call,
-# found in the source by its text, as the helpers find theirs.
+# found in the kernel's jump table, as the helpers find theirs.
 python
-from symwalk_gdb import source
-for location, event, call in source.trace_calls("namei_eloop"):
-    if "NAMEI_ELOOP_BUDGET" in call:
-        gdb.execute('break {} if $_streq($lx_current().comm, "symwalk-lab")'.format(location))
+from symwalk_gdb import sites
+for site in sites.event_sites("namei_eloop"):
+    if "NAMEI_ELOOP_BUDGET" in site.text:
+        gdb.execute('break {} if $_streq($lx_current().comm, "symwalk-lab")'.format(site.location))
 end
 # 1. The chain c41: the link refused is c1, and the stack is empty.
 continue
-bt 3
+bt 5
 lx-nameidata
 # 2. The nested walk m1/file: 40 frames are in use when n40 is refused.
 continue

@@ -7,12 +7,12 @@ lx-walk-trace
 delete
 # 3. stat("mnt/x"): the same budget, spent on a stack that grows; stop
 #    where reserve_stack() refuses the 41st link (at its namei_eloop trace
-#    call, found in the source by its text, as the helpers find theirs).
+#    call, found in the kernel's jump table, as the helpers find theirs).
 python
-from symwalk_gdb import source
-for location, event, call in source.trace_calls("namei_eloop"):
-    if "NAMEI_ELOOP_BUDGET" in call:
-        gdb.execute('break {} if $_streq($lx_current().comm, "symwalk-lab")'.format(location))
+from symwalk_gdb import sites
+for site in sites.event_sites("namei_eloop"):
+    if "NAMEI_ELOOP_BUDGET" in site.text:
+        gdb.execute('break {} if $_streq($lx_current().comm, "symwalk-lab")'.format(site.location))
 end
 continue
 printf "depth %d, total_link_count %d, heap array: %d\n", $lx_nameidata()->depth, $lx_nameidata()->total_link_count, $lx_nameidata()->stack != $lx_nameidata()->internal

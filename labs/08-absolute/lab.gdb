@@ -2,17 +2,19 @@
 # nd_jump_root() is reached only through an absolute link.
 break nd_jump_root if $_streq($lx_current().comm, "symwalk-lab")
 # 1. abs/file: "abs" has been pushed; its body starts with "/". The walk
-#    stands in the link's directory and has no root yet.
+#    stands in the link's directory and has no root yet: root.mnt is NULL
+#    (root.dentry means nothing while root.mnt is unset).
 continue
 bt 3
 p $lx_nameidata()->depth
 p $lx_dentry_name($lx_nameidata()->path.dentry)
-p $lx_nameidata()->root.dentry
+p $lx_nameidata()->root.mnt
 # 2. After the jump, once link_path_walk() has stored the remnant "file".
 lx-walk-break symwalk-lab
 continue
 lx-nameidata
-# 3. root/lab/...: the body "/" and nothing after it: a pure jump.
+# 3. root/lab/...: the body "/" and nothing after it: a pure jump. The
+#    frame was pushed before the body was read; it is popped at once.
 continue
 lx-walk-trace
 # 4. root, as the last component.

@@ -108,16 +108,18 @@ static const struct walk_case cases[] = {
 	  .path = "c20/../c21/file", .flags = WALK_FOLLOW, .error = ELOOP },
 	/*
 	 * RESOLVE_BENEATH: RCU-walk leaves ".." in the root to a REF-walk
-	 * redo, and the links it followed stay counted: twice 20 fit in the
-	 * budget, twice 21 do not. The kernel gives EXDEV if the walk had left
-	 * RCU-walk before (for an atime update, or a name not in the dcache).
+	 * retry, which is charged only for its own links (the series' first
+	 * patch): 21 links fit. A kernel without that fix, like the host's,
+	 * charges the retry for the first attempt's links too and says ELOOP
+	 * for 21; for 20 and 21 alike it says EXDEV at once if the walk had
+	 * left RCU-walk before (an atime update, a name not in the dcache).
 	 */
-	{ .name = "RESOLVE_BENEATH: 20 links to \"..\" above the start, counted twice",
+	{ .name = "RESOLVE_BENEATH: 20 links to \"..\" above the start, in two attempts",
 	  .tree = chain21_up, .start = "dir", .path = "c20/file",
 	  .flags = WALK_BENEATH | WALK_FOLLOW, .error = EXDEV },
-	{ .name = "RESOLVE_BENEATH: 21 links to \"..\" above the start, counted twice",
+	{ .name = "RESOLVE_BENEATH: 21 links to \"..\" above the start, in two attempts",
 	  .tree = chain21_up, .start = "dir", .path = "c21/file",
-	  .flags = WALK_BENEATH | WALK_FOLLOW, .error = ELOOP, .or_error = EXDEV },
+	  .flags = WALK_BENEATH | WALK_FOLLOW, .error = EXDEV, .or_error = ELOOP },
 	{ .name = "a loop", .tree = "a -> b\nb -> a\n", .path = "a",
 	  .flags = WALK_FOLLOW, .error = ELOOP },
 	{ .name = "lstat of a link to itself", .tree = "a -> a\n", .path = "a",
@@ -387,7 +389,7 @@ static void run_case(const struct walk_case *c)
 	int err;
 
 	scratch_make(&model, c);
-	err = walk_resolve(model.start, model.path, c->flags, &res);
+	err = walk_resolve(model.start, model.path, c->flags, &res, NULL);
 	ok = expected(c, &model, "model", err, &res.st, 0);
 	if (!err) {
 		ok &= expected_walk(c, &res);
@@ -444,21 +446,22 @@ static void make_long_strings(void)
 }
 
 /*
- * With WALK_VERBOSE the model prints the stack at each push and pop: the
- * third nested link moves it to the heap, and, as in the kernel, the
+ * With WALK_VERBOSE the model prints each event and the stack after it:
+ * the third nested link moves it to the heap, and, as in the kernel, the
  * remnants sit one frame below their links in a trailing link's body.
  */
 static void test_verbose(void)
 {
 	static const char *const want[] = {
-		"walk: push n3 -> \"dir\"\n"
+		"walk: namei_link_body: depth=3 body=\"dir\" remnant=\"sub\"\n"
 		"  depth: 3\n"
 		"  total_link_count: 3 of 40\n"
 		"  stack: heap array (40 frames)\n"
 		"  [0] link n1  remnant \"file\"\n"
 		"  [1] link n2  remnant \"sub\"\n"
 		"  [2] link n3  remnant (none)\n",
-		"walk: pop n1\n  depth: 0\n",
+		"walk: namei_link_pop: depth=0 links=3 link=\"n1\" reason=walked\n"
+		"  depth: 0\n",
 	};
 	const struct walk_case c = { .tree = "n1 -> n2/file\nn2 -> n3/sub\nn3 -> dir\n",
 				     .path = "n1" };
@@ -475,7 +478,7 @@ static void test_verbose(void)
 	saved = dup(STDERR_FILENO);
 	if (memfd < 0 || saved < 0 || dup2(memfd, STDERR_FILENO) < 0)
 		bail_out("capturing stderr", errno);
-	err = walk_resolve(s.start, s.path, WALK_FOLLOW | WALK_VERBOSE, &res);
+	err = walk_resolve(s.start, s.path, WALK_FOLLOW | WALK_VERBOSE, &res, NULL);
 	if (dup2(saved, STDERR_FILENO) < 0 || close(saved))
 		bail_out("restoring stderr", errno);
 	len = pread(memfd, trace, sizeof(trace) - 1, 0);
@@ -496,6 +499,130 @@ static void test_verbose(void)
 	}
 	scratch_remove(&s);
 	report(ok, "WALK_VERBOSE prints the stack at each push and pop");
+}
+
+struct events_case {
+	const char *name;
+	const char *tree;
+	const char *path;
+	unsigned int flags;
+	const char *want;	/* the events, a line each */
+};
+
+/*
+ * The events the model records for the last attempt, where the kernel
+ * fires them: the fuzzer holds the kernel's trace to the same lines.
+ */
+static const struct events_case events_cases[] = {
+	{
+		.name = "events: a trailing link's body nested two deep",
+		.tree = "n1 -> n2/file\nn2 -> dir\n",
+		.path = "n1",
+		.flags = WALK_FOLLOW,
+		.want = "namei_link_push: depth=1 links=1 link=\"n1\" trailing=1\n"
+			"namei_link_body: depth=1 body=\"n2/file\" remnant=\"\"\n"
+			"namei_link_push: depth=2 links=2 link=\"n2\" trailing=0\n"
+			"namei_link_body: depth=2 body=\"dir\" remnant=\"file\"\n"
+			"namei_link_pop: depth=1 links=2 link=\"n2\" reason=walked\n"
+			"namei_link_pop: depth=0 links=2 link=\"n1\" reason=walked\n",
+	},
+	{
+		.name = "events: a pure jump",
+		.tree = "j -> /\n",
+		.path = "j",
+		.flags = WALK_FOLLOW,
+		.want = "namei_link_push: depth=1 links=1 link=\"j\" trailing=1\n"
+			"namei_jump_root: depth=1 error=0\n"
+			"namei_link_pop: depth=0 links=1 link=\"j\" reason=walked\n",
+	},
+	{
+		.name = "events: RESOLVE_BENEATH refuses an absolute body",
+		.tree = "a -> /x\n",
+		.path = "a/file",
+		.flags = WALK_FOLLOW | WALK_BENEATH,
+		.want = "namei_link_push: depth=1 links=1 link=\"a\" trailing=0\n"
+			"namei_jump_root: depth=1 error=-18\n"
+			"namei_link_pop: depth=0 links=1 link=\"a\" reason=terminate\n",
+	},
+	{
+		.name = "events: RESOLVE_NO_SYMLINKS",
+		.tree = "a -> dir\n",
+		.path = "a/file",
+		.flags = WALK_FOLLOW | WALK_NO_SYMLINKS,
+		.want = "namei_link_push: depth=1 links=1 link=\"a\" trailing=0\n"
+			"namei_eloop: depth=1 links=1 link=\"a\" reason=no_symlinks\n"
+			"namei_link_pop: depth=0 links=1 link=\"a\" reason=terminate\n",
+	},
+	{
+		.name = "events: O_CREAT|O_NOFOLLOW on a link",
+		.tree = "a -> file\n",
+		.path = "a",
+		.flags = WALK_CREATE,
+		.want = "namei_eloop: depth=0 links=0 link=\"a\" reason=nofollow\n",
+	},
+	{
+		.name = "events: O_CREAT through a dangling link keeps its frame",
+		.tree = "a -> new\n",
+		.path = "a",
+		.flags = WALK_CREATE | WALK_FOLLOW,
+		.want = "namei_link_push: depth=1 links=1 link=\"a\" trailing=1\n"
+			"namei_link_body: depth=1 body=\"new\" remnant=\"\"\n"
+			"namei_link_pop: depth=0 links=1 link=\"a\" reason=terminate\n",
+	},
+};
+
+static void run_events_case(const struct events_case *c)
+{
+	const struct walk_case wc = { .tree = c->tree, .path = c->path };
+	static struct walk_events events;
+	char got[4096] = "", line[512];
+	struct walk_result res;
+	struct scratch s;
+	unsigned int i;
+	int err;
+
+	scratch_make(&s, &wc);
+	err = walk_resolve(s.start, s.path, c->flags, &res, &events);
+	if (!err && close(res.fd))
+		bail_out("close", errno);
+	scratch_remove(&s);
+	for (i = 0; i < events.count; i++) {
+		walk_event_format(events.event + i, line, sizeof(line));
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s\n", line);
+	}
+	if (strcmp(got, c->want))
+		diag("model (%s), events:\n%swanted:\n%s", answer_name(-err), got, c->want);
+	report(!strcmp(got, c->want), c->name);
+}
+
+/* The budget: the 41st link is refused before it is pushed. */
+static void test_events_budget(void)
+{
+	const struct walk_case wc = { .tree = chain41, .path = "c41" };
+	static struct walk_events events;
+	const struct walk_event *last;
+	char line[512] = "";
+	struct walk_result res;
+	struct scratch s;
+	bool ok;
+	int err;
+
+	scratch_make(&s, &wc);
+	err = walk_resolve(s.start, s.path, WALK_FOLLOW, &res, &events);
+	scratch_remove(&s);
+	last = events.count ? events.event + events.count - 1 : NULL;
+	if (last)
+		walk_event_format(last, line, sizeof(line));
+	/*
+	 * c41 .. c2 each pushed, entered and popped before the next is
+	 * pushed; c1, the 41st, refused on an empty stack.
+	 */
+	ok = err == -ELOOP && last && events.count == 40 * 3 + 1 &&
+	     !strcmp(line, "namei_eloop: depth=0 links=41 link=\"c1\" reason=budget");
+	if (!ok)
+		diag("model: %s, %u events, the last: %s", answer_name(-err),
+		     events.count, line);
+	report(ok, "events: the 41st link of a chain is refused, on an empty stack");
 }
 
 /*
@@ -580,6 +707,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		run_case(cases + i);
 	test_verbose();
+	for (i = 0; i < ARRAY_SIZE(events_cases); i++)
+		run_events_case(events_cases + i);
+	test_events_budget();
 	if (argc > 1) {
 		/* the tool runs in a test directory */
 		if (!realpath(argv[1], tool))

@@ -6,11 +6,12 @@ usage: check_functions.py HTML_DIR TREE
 A function is named as in prose: ``name()``, with empty parentheses. The
 check reads the text of every page of the built site (the blocks that quote
 a patch, its message and its diff, are left out: they quote what the patch
-changes, including the names it removes), leaves out
-gdb convenience functions ($name()), methods (.name()) and operations
-(->name()), and looks each name up in TREE's C sources and headers as a
-call, definition, declaration or macro (name followed by '('), or as a
-system call (SYSCALL_DEFINEn(name, ...)). Prints the missing names with the
+changes, including the names it removes), leaves out gdb convenience
+functions ($name()), methods (.name()), operations (->name()) and the
+Python functions a page defines itself (def name(), in a lab's gdb
+script), and looks each name up in TREE's C sources and headers as a call,
+definition, declaration or macro (name followed by '('), or as a system
+call (SYSCALL_DEFINEn(name, ...)). Prints the missing names with the
 pages that name them and exits 1 if there is any.
 """
 import html
@@ -20,6 +21,7 @@ import subprocess
 import sys
 
 NAMED = re.compile(r"(?<![\w$.>:/])([A-Za-z_]\w*)\(\)")
+DEFINED = re.compile(r"\bdef\s+([A-Za-z_]\w*)\s*\(")
 DELETED = re.compile(r'<span class="gd">.*?</span>', re.S)
 # Blocks that quote a patch (its message, its diff): what they name is what
 # the patch talks about, not what the site names.
@@ -49,8 +51,10 @@ def page_texts(html_dir):
 def named_functions(html_dir):
     names = {}
     for page, text in page_texts(html_dir):
+        own = set(DEFINED.findall(text))
         for m in NAMED.finditer(text):
-            names.setdefault(m.group(1), set()).add(page)
+            if m.group(1) not in own:
+                names.setdefault(m.group(1), set()).add(page)
     return names
 
 

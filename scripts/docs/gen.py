@@ -134,16 +134,41 @@ class Pictures:
                     path, proc.stdout.decode(errors="replace").strip()))
 
 
+def elided(items, head, tail, gap, anchor=None):
+    """A long list's first and last items, and those around anchor; each
+    run of two or more items left out becomes gap(how many)."""
+    n = len(items)
+    if n <= head + tail + 1:
+        return list(items)
+    keep = set(range(head)) | set(range(n - tail, n))
+    if anchor is not None:
+        keep |= {anchor - 1, anchor, anchor + 1}
+    out, i = [], 0
+    while i < n:
+        j = i
+        while j < n and j not in keep:
+            j += 1
+        if j - i > 1:
+            out.append(gap(j - i))
+        elif j > i:
+            out.append(items[i])
+        if j < n:
+            out.append(items[j])
+        i = j + 1
+    return out
+
+
 def elide(states, head=6, tail=5):
-    """A long walk's states: the first and the last ones, with a box that
-    says how many were left out between them."""
-    if len(states) <= head + tail + 1:
-        return states
-    gap = walkdata.State([], states[head].heap, states[head].mode, states[head].links,
-                         states[head].event, "\u2026 {} more steps \u2026".format(
-                             len(states) - head - tail))
-    gap.elided = True
-    return states[:head] + [gap] + states[-tail:]
+    """A long walk's states: the first and the last ones and those around
+    the failure that terminate_walk() cleans up after, with boxes that say
+    how many were left out."""
+    def gap(count):
+        state = walkdata.State([], False, "", 0, None, "\u2026 {} more steps \u2026".format(
+            count))
+        state.elided = True
+        return state
+    return elided(states, head, tail, gap,
+                  walkdata.failure_index([s.event for s in states]))
 
 
 def strip(states, caption, per_row=3):
@@ -188,11 +213,10 @@ def load_walks(data):
 
 def lookup_text(events, head=14, tail=8):
     """A walk's events, from the event name on (the task, CPU, flags and
-    time columns are left out); a long walk keeps its first and last lines."""
-    lines = [e.short() for e in events]
-    if len(lines) > head + tail + 1:
-        lines = lines[:head] + ["[... {} more events ...]".format(
-            len(lines) - head - tail)] + lines[-tail:]
+    time columns are left out); a long walk keeps its first and last lines,
+    and those around its failure."""
+    lines = elided([e.short() for e in events], head, tail,
+                   "[... {} more events ...]".format, walkdata.failure_index(events))
     return "\n".join(lines) + "\n"
 
 
@@ -207,9 +231,12 @@ def moments(records, pictures, out):
         write(os.path.join(out, GEN, "walks", walk + ".trace"), lookup_text(events))
         return walkdata.stack_states(events)
 
-    def find(states, test, what):
-        for i, s in enumerate(states):
-            if test(i, s):
+    def find(states, test, what, before=None):
+        """The index of the first state that passes test; with before, of
+        the last one before that index."""
+        indices = range(len(states)) if before is None else range(before - 1, -1, -1)
+        for i in indices:
+            if test(i, states[i]):
                 return i
         raise GenError("the walk data shows no {}: see guest/scenarios/docs-walks.sh".format(what))
 
@@ -217,38 +244,47 @@ def moments(records, pictures, out):
         return s.event.name == "namei_link_push" and (
             depth is None or s.event.int("depth") == depth)
 
+    def body(s):
+        return s.event.name == "namei_link_body"
+
+    def last_push(states, i, what):
+        return find(states, lambda j, s: push(s), "push before the " + what, before=i)
+
     nest = states_of("nest")
-    second = find(nest, lambda i, s: push(s, 2) and not s.heap, "second push")
     first = find(nest, lambda i, s: push(s, 1), "first push")
+    second = find(nest, lambda i, s: push(s, 2) and not s.heap, "second push")
+    second_body = find(nest, lambda i, s: i > second and body(s), "body of the second link")
     spill = find(nest, lambda i, s: s.event.name == "namei_stack_spill", "spill")
     third = find(nest, lambda i, s: i > spill and push(s), "push after the spill")
+    third_body = find(nest, lambda i, s: i > third and body(s), "body of the third link")
     chain = states_of("chain")
-    pop = find(chain, lambda i, s: s.event.name == "namei_link_pop" and i + 1 < len(chain)
-               and push(chain[i + 1]), "pop before a push")
+    pop = find(chain, lambda i, s: s.event.name == "namei_link_pop" and i + 2 < len(chain)
+               and push(chain[i + 1]) and body(chain[i + 2]), "pop before a push")
     jump = states_of("jump")
-    jmp = find(jump, lambda i, s: s.event.name == "namei_jump_root", "jump to the root")
+    jmp = find(jump, lambda i, s: s.event.name == "namei_jump_root" and s.event.int("depth"),
+               "jump to the root from a link")
+    jmp_push = last_push(jump, jmp, "jump to the root")
     magic = states_of("magic")
     mjmp = find(magic, lambda i, s: s.event.name == "namei_jump_link", "magic jump")
+    mjmp_push = last_push(magic, mjmp, "magic jump")
     loop = states_of("loop")
     eloop = find(loop, lambda i, s: s.event.name == "namei_eloop", "ELOOP")
-    for walk in ("unlazy",):
-        if walk in records:
-            write(os.path.join(out, GEN, "walks", walk + ".trace"),
-                  lookup_text(records[walk].lookup()))
+    eloop_push = last_push(loop, eloop, "ELOOP")
 
     plan = {
-        "embedded": (nest[first:second + 1], "n1/f: two pushes fill the 2 embedded frames"),
-        "spill": (nest[second:third + 1],
+        "embedded": (nest[first:second_body + 1],
+                     "n1/f: two pushes fill the 2 embedded frames"),
+        "spill": (nest[spill - 1:third_body + 1],
                   "n1/f: the third push moves the stack to the heap"),
-        "trailing-pop": (chain[pop - 1:pop + 2],
+        "trailing-pop": (chain[pop - 1:pop + 3],
                          "c3/e: c3 is popped before c2 is pushed"),
-        "jump": (jump[jmp:jmp + 3], "abs/e/f: the absolute link jumps to the root"),
-        "magic": (magic[mjmp:mjmp + 3], "/proc/self/cwd: a magic link jumps"),
-        "eloop": (loop[eloop - 2:eloop + 1], "loop: the 41st link is ELOOP"),
+        "jump": (jump[jmp_push:jmp + 2], "abs/e/f: the absolute link jumps to the root"),
+        "magic": (magic[mjmp_push:mjmp + 2], "/proc/self/cwd: a magic link jumps"),
+        "eloop": (loop[eloop_push:eloop + 1], "loop: the 41st link is ELOOP"),
         "nest": (walkdata.key_states(nest), "n1/f, every step"),
     }
     for name, (states, caption) in plan.items():
-        pictures.add("moment-" + name, strip(states, caption))
+        pictures.add("moment-" + name, strip(states, caption, per_row=4))
 
 
 # -- labs -------------------------------------------------------------------
@@ -316,9 +352,10 @@ def lab_pages(records, data, pictures, out):
         if walks:
             text.append(
                 "The lab's trigger, run in the guest with the namei events enabled (see "
-                ":doc:`/tracepoints`). Each box is the symlink stack after one event, "
-                "top frame first; green is the frame just pushed, red the one just "
-                "popped.\n\n")
+                ":doc:`/tracepoints`). Each box is the symlink stack after one event that "
+                "changes it (see :doc:`/stack`), top frame first; green is the frame just "
+                "pushed, or whose body the walk enters, red the one just popped, with "
+                "the function that popped it.\n\n")
             for n, events in enumerate(walks):
                 path = events[0]["name"]
                 states = elide(walkdata.key_states(walkdata.stack_states(events)))
@@ -439,17 +476,19 @@ def helper_page(data, out):
 # -- tracepoints ------------------------------------------------------------
 
 def call_sites(tree, system):
-    """{event: [(function, file, line)]} from the trace_<event>() calls of
-    the patched tree."""
-    proc = subprocess.run(["git", "-C", tree, "grep", "-n", "-E",
-                           r"\btrace_{}_\w+\(".format(system), "--", "fs/*.c"],
+    """{event: [(function, file, line)]} from the <system>_trace(EVENT, ...)
+    sites of the patched tree (fs/namei.c fires each event through that
+    macro, which calls the out-of-line <system>_trace_EVENT() helper only
+    when the event is enabled)."""
+    site = r"\b{}_trace\((\w+)\s*,".format(system)
+    proc = subprocess.run(["git", "-C", tree, "grep", "-n", "-E", site, "--", "fs/*.c"],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     sites = {}
     files = {}
     for line in proc.stdout.decode(errors="replace").splitlines():
         path, number, code = line.split(":", 2)
-        m = re.search(r"\btrace_({}_\w+)\(".format(system), code)
-        if not m:
+        m = re.search(site, code)
+        if not m or code.lstrip().startswith("#"):
             continue
         if path not in files:
             with open(os.path.join(tree, path), errors="replace") as f:
@@ -461,7 +500,8 @@ def call_sites(tree, system):
             if fm and not lines[i].startswith(("#", "}")) and not lines[i].rstrip().endswith(";"):
                 function = fm.group(1)
                 break
-        sites.setdefault(m.group(1), []).append((function, path, int(number)))
+        sites.setdefault("{}_{}".format(system, m.group(1)), []).append(
+            (function, path, int(number)))
     return sites
 
 
@@ -478,28 +518,46 @@ def tracepoint_page(tree, records, out):
 
     order = ["nest", "chain", "jump", "magic", "unlazy", "loop"]
     order += [k for k in records if k not in order]
-    examples = {}
+    seen = {}
     for key in order:
-        if key not in records:
-            continue
-        for e in records[key].lookup():
-            ex = examples.setdefault(e.name, [])
-            if len(ex) < 2 and (not ex or ex[0][1].args != e.args):
-                ex.append((key, e))
+        if key in records:
+            for e in records[key].lookup():
+                seen.setdefault(e.name, []).append((key, e))
+    # Two examples of each event: the first seen, then one with another
+    # reason if the walks show one, else with other fields.
+    examples = {}
+    for name, found in seen.items():
+        first_event = found[0][1]
+        other = [(k, e) for k, e in found if e.args.get("reason") !=
+                 first_event.args.get("reason")] or [
+                     (k, e) for k, e in found if e.args != first_event.args]
+        examples[name] = found[:1] + other[:1]
+    limit = re.search(r"^#define\s+\w*NAME_MAX\s+(\d+)", source, re.M)
 
     text = [".. This page is generated by scripts/docs/gen.py.\n\n",
             title("Tracepoints"),
             "The series adds the trace system ``{0}`` "
-            "(``include/trace/events/{0}.h``): one event for each step that "
-            "changes the walk's state. Enable them all with::\n\n"
+            "(``include/trace/events/{0}.h``). Enable all its events with::\n\n"
             "   echo 1 > /sys/kernel/tracing/events/{0}/enable\n\n"
-            "and read ``/sys/kernel/tracing/trace``. Names are copied into the "
-            "events with a bounded loop (at most 63 bytes): in RCU-walk a concurrent "
-            "rename may change them.\n\n"
-            "This page is generated from the header of the patched tree; each "
-            "event's call sites come from ``fs/namei.c``, and its example lines are "
-            "real: the trace of the walks of ``guest/scenarios/docs-walks.sh``, "
-            "captured when the site was built.\n\n".format(system)]
+            "and read ``/sys/kernel/tracing/trace``. The header says of them:\n\n"
+            .format(system)]
+    text.append("".join("   {}\n".format(esc(line)) if line else "\n" for line in
+                        tracepoints.header_comment(source).split("\n")) + "\n")
+    text.append(
+        "Names, link bodies and remnants are cut to {0} bytes. The names of "
+        "dentries (``link=``, ``target=``) are copied a byte at a time, without "
+        "``d_lock``: in RCU-walk a concurrent rename may change them under the "
+        "event.\n\n"
+        "``fs/namei.c`` fires each event through the macro ``{1}_trace(EVENT, ...)``, "
+        "which calls the event's out-of-line helper only when the event is "
+        "enabled: a disabled event costs the walk a NOP. :doc:`stack` replays the "
+        "events of the stack (push, body, pop, spill, jumps, ELOOP) into "
+        "pictures.\n\n"
+        "This page is generated from the header of the patched tree; each "
+        "event's call sites are the ``{1}_trace()`` sites of ``fs/namei.c``, and its "
+        "example lines are real: the trace of the walks of "
+        "``guest/scenarios/docs-walks.sh``, captured when the site was "
+        "built.\n\n".format(limit.group(1) if limit else "a bounded number of", system))
     first = next((e for _, e in examples.get("namei_link_push", [])), None) or next(
         (ex[0][1] for ex in examples.values()), None)
     if first:
@@ -536,8 +594,14 @@ def tracepoint_page(tree, records, out):
         for fl in ev.fields:
             text.append("   * - {}\n     - {}\n     - {}\n".format(
                 literal(fl.name), literal(fl.ctype),
-                literal(fl.printed_as + "=") if fl.printed_as else "(not printed)"))
+                ", ".join(literal(k + "=") for k in fl.printed_as) or "(not printed)"))
         text.append("\n")
+        for fl in ev.fields:
+            if fl.values:
+                text.append("``{}=`` is one of:\n\n".format(fl.printed_as[0]))
+                text += ["- ``{}``: {}\n".format(v, esc(meaning) if meaning else "")
+                         for v, meaning in fl.values]
+                text.append("\n")
         text.append("Format: {}\n\n".format(literal(ev.printk_format.replace('\\"', '"'))))
         ex = examples.get(ev.name)
         if ex:

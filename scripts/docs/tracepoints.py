@@ -1,6 +1,9 @@
 """The events of a tracepoint header (include/trace/events/*.h): their
 names, classes, prototypes, fields and print formats, parsed from
-TRACE_EVENT, DECLARE_EVENT_CLASS, DEFINE_EVENT and DEFINE_EVENT_PRINT."""
+TRACE_EVENT, DECLARE_EVENT_CLASS, DEFINE_EVENT and DEFINE_EVENT_PRINT;
+the values of the fields printed through __print_symbolic(), each with the
+comment of its enum constant; and the header's own leading comment."""
+import copy
 import re
 
 MACROS = ("TRACE_EVENT", "DECLARE_EVENT_CLASS", "DEFINE_EVENT", "DEFINE_EVENT_PRINT",
@@ -10,6 +13,10 @@ FIELD_MACRO = re.compile(r"(__\w+)\(")
 C_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 ENTRY_FIELD = re.compile(r"__entry->(\w+)|__get_str\((\w+)\)|__get_dynamic_array\((\w+)\)")
 KEY_CONV = re.compile(r'(\w+)=\\?"?(%[-#0-9.*]*l{0,2}[a-zA-Z])')
+SYMBOLIC_MACRO = re.compile(r"^#define\s+(\w+)\(\w+\)\s*\\?\s*__print_symbolic\(", re.M)
+SYMBOL = re.compile(r'\{\s*(\w+)\s*,\s*"([^"]*)"\s*\}')
+ENUM_COMMENT = re.compile(r"^[ \t]*(\w+)\s*(?:=[^,]*)?,?\s*/\*\s*(.*?)\s*\*/", re.M)
+MACRO_CALL = re.compile(r"^(\w+)\(")
 
 
 def balanced(text, start):
@@ -87,7 +94,8 @@ class Field:
             self.name, self.ctype = args[1], "{}[{}]".format(args[0], args[2])
         else:
             self.name, self.ctype = args[1] if len(args) > 1 else args[0], args[0]
-        self.printed_as = None
+        self.printed_as = []    # the keys the format prints it under
+        self.values = []        # (printed value, meaning) of a symbolic field
 
 
 class Event:
@@ -118,8 +126,13 @@ def parse_printk(text):
     return fmt, [squash(a) for a in args[1:]]
 
 
-def match_fields(event):
-    """Name each field by the key its value is printed under."""
+def match_fields(event, symbolic):
+    """Name each field by the keys its value is printed under (one field
+    may be printed twice: a walk's flags as attempt= and flags=), and give a
+    field printed through a __print_symbolic() macro its values."""
+    event.fields = [copy.copy(f) for f in event.fields]
+    for f in event.fields:
+        f.printed_as, f.values = [], []
     keys = KEY_CONV.findall(event.printk_format or "")
     conversions = re.findall(r"%[-#0-9.*]*l{0,2}[a-zA-Z]", event.printk_format or "")
     for i, arg in enumerate(event.printk_args):
@@ -131,12 +144,40 @@ def match_fields(event):
                 key = k
                 keys.remove((k, conv))
                 break
+        macro = MACRO_CALL.match(arg)
         for m in ENTRY_FIELD.finditer(arg):
             name = next(g for g in m.groups() if g)
             for f in event.fields:
-                if f.name == name and f.printed_as is None:
-                    f.printed_as = key
+                if f.name == name and key and key not in f.printed_as:
+                    f.printed_as.append(key)
+                    if macro and macro.group(1) in symbolic:
+                        f.values = symbolic[macro.group(1)]
     return event
+
+
+def symbolic_values(text):
+    """{macro: [(printed value, the comment of its enum constant)]} for each
+    macro of the header that wraps __print_symbolic()."""
+    comments = dict(ENUM_COMMENT.findall(text))
+    found = {}
+    for m in SYMBOLIC_MACRO.finditer(text):
+        inside, _ = balanced(text, m.end() - 1)
+        found[m.group(1)] = [(value, comments.get(const, ""))
+                             for const, value in SYMBOL.findall(inside)]
+    return found
+
+
+def comment_text(body):
+    """The text of a C comment's body, without the stars of its lines."""
+    lines = [re.sub(r"^\s*\*\s?", "", line) for line in body.split("\n")]
+    return "\n".join(lines).strip()
+
+
+def header_comment(text):
+    """The comment that opens the header, after its SPDX line: what it
+    says of all its events."""
+    m = re.match(r"\s*(?:/\*\s*SPDX[^\n]*\*/\s*)?/\*(?!\s*SPDX)(.*?)\*/", text, re.S)
+    return comment_text(m.group(1)) if m else ""
 
 
 def leading_comment(text, start):
@@ -145,15 +186,14 @@ def leading_comment(text, start):
     if not before.endswith("*/"):
         return ""
     begin = before.rfind("/*")
-    body = before[begin + 2:-2]
-    lines = [re.sub(r"^\s*\*\s?", "", line) for line in body.split("\n")]
-    return "\n".join(lines).strip().lstrip("*").strip()
+    return comment_text(before[begin + 2:-2]).lstrip("*").strip()
 
 
 def parse(text):
     """The events of a tracepoint header, in the order it defines them."""
     classes = {}
     events = []
+    symbolic = symbolic_values(text)
     for m in MACRO_START.finditer(text):
         macro = m.group(1)
         inside, _ = balanced(text, m.end() - 1)
@@ -191,7 +231,7 @@ def parse(text):
                     event.printk_format, event.printk_args = parse_printk(inner)
         event.comment = comment
         event.line = line
-        match_fields(event)
+        match_fields(event, symbolic)
         if event.kind == "class":
             classes[event.name] = event
         else:
@@ -212,4 +252,5 @@ if __name__ == "__main__":
     for ev in evs:
         print(ev.name, ev.cls or "", "|", ev.printk_format)
         for fl in ev.fields:
-            print("   ", fl.ctype, fl.name, "->", fl.printed_as)
+            print("   ", fl.ctype, fl.name, "->", " ".join(fl.printed_as),
+                  " ".join(v for v, _ in fl.values))

@@ -5,6 +5,7 @@ they imply at each step, drawn with graphviz.
 The scenario prints, per walk, "@@ walk NAME PATH" (or "@@ lab NAME
 TRIGGER"), the namei_* lines of the trace buffer, then "@@ end".
 """
+import copy
 import html
 import re
 
@@ -62,25 +63,27 @@ class Record:
         return m.group(1) if m else None
 
     def lookups(self):
-        """Every lookup of the record: the events from a namei_lookup_start
-        to the namei_lookup_end of the same task."""
+        """Every lookup attempt of the record: the events from a
+        namei_lookup_start to the namei_lookup_end of the same task and
+        level (a walk nested in another has a level of its own)."""
         walks = []
         open_walks = {}
         for event in self.events:
+            key = (event.pid, event.args.get("level"))
             if event.name == "namei_lookup_start":
-                open_walks[event.pid] = [event]
-                walks.append(open_walks[event.pid])
-            elif event.pid in open_walks:
-                open_walks[event.pid].append(event)
+                open_walks[key] = [event]
+                walks.append(open_walks[key])
+            elif key in open_walks:
+                open_walks[key].append(event)
                 if event.name == "namei_lookup_end":
-                    del open_walks[event.pid]
+                    del open_walks[key]
         return walks
 
     def lookup(self):
         """The events of the lookup of path(), from its last namei_lookup_start
-        to its namei_lookup_end (an RCU-walk that failed and was retried in
-        REF-walk keeps only the retry). Without a known path: the lookup with
-        the most links."""
+        to its namei_lookup_end (an RCU-walk attempt that failed and was
+        retried in REF-walk keeps only the retry). Without a known path: the
+        lookup with the most links."""
         walks = self.lookups()
         path = self.path()
         chosen = [w for w in walks if w[0]["name"] == path] if path else []
@@ -92,7 +95,7 @@ class Record:
     def lookups_named(self, script, limit=4):
         """The lookups of the names a script (a lab's trigger) passes to
         the lookup tool, each once (its last attempt), in order, those that
-        touch the symlink stack; at most limit."""
+        push a link on the symlink stack; at most limit."""
         wanted = []
         for line in script.splitlines():
             words = line.split()
@@ -107,14 +110,16 @@ class Record:
         for walk in self.lookups():
             name = walk[0]["name"]
             if any(re.fullmatch(w, name) for w in wanted) and any(
-                    e.name in STACK_EVENTS for e in walk):
+                    e.name == "namei_link_push" for e in walk):
                 found.pop(name, None)
                 found[name] = walk
         return list(found.values())[:limit]
 
 
-STACK_EVENTS = ("namei_link_push", "namei_link_pop", "namei_stack_spill",
-                "namei_jump_root", "namei_jump_link", "namei_eloop")
+# The events that change the symlink stack or where the walk stands: each
+# is a state of the stack (stack_states()).
+STACK_EVENTS = ("namei_link_push", "namei_link_body", "namei_link_pop",
+                "namei_stack_spill", "namei_jump_root", "namei_jump_link", "namei_eloop")
 
 
 def parse(text):
@@ -139,9 +144,26 @@ def parse(text):
 
 
 class Frame:
-    def __init__(self, link, body, remnant, trailing):
-        self.link, self.body, self.remnant = link, body, remnant
-        self.trailing = trailing
+    """One struct saved of the stack: the link, pushed by pick_link() before
+    its body is known; the body and the remnant come with namei_link_body."""
+
+    def __init__(self, link, trailing):
+        self.link, self.trailing = link, trailing
+        self.body = self.remnant = None
+
+
+# Who releases a frame, by the reason of its namei_link_pop.
+POPPED_BY = {"walked": "put_link()", "terminate": "terminate_walk()",
+             "unlazy": "legitimize_links()", "cached": "legitimize_links()"}
+
+# What an ELOOP means, by its reason (the budget's note gives the count).
+ELOOP_NOTES = {
+    "no_symlinks": "LOOKUP_NO_SYMLINKS: no link may be followed",
+    "nosymfollow": "the link is on a nosymfollow mount",
+    "no_magiclinks": "LOOKUP_NO_MAGICLINKS: no magic link may be followed",
+    "automount": "the budget of 40 spent on automount points",
+    "nofollow": "open(O_NOFOLLOW): the last component is a link",
+}
 
 
 class State:
@@ -155,9 +177,14 @@ class State:
         self.links = links
         self.event = event
         self.caption = caption
-        self.changed = changed      # index of the frame just pushed
+        self.changed = changed      # index of the frame just pushed or entered
         self.popped = popped        # the frame just popped
         self.note = note
+
+    def popped_by(self):
+        """The function that released the popped frame."""
+        reason = self.event.args.get("reason", "")
+        return POPPED_BY.get(reason, "a {} pop".format(reason))
 
     def slots(self):
         """(index, frame, the remnant stored in the slot): link_path_walk()
@@ -174,8 +201,10 @@ class State:
 
 
 def stack_states(events):
-    """The states of the stack along one lookup: one per push, pop, spill,
-    jump, ELOOP and the start and end."""
+    """The states of the stack along one lookup attempt: one per event of
+    STACK_EVENTS, and the start and the end. Every depth is the height of
+    the stack after its event; namei_unlazy is no state of its own: the walk
+    is in REF-walk after it, whether it legitimized the walk or not."""
     frames, heap, mode, links = [], False, "rcu", 0
     states = []
 
@@ -185,21 +214,27 @@ def stack_states(events):
     for e in events:
         if "mode" in e.args:
             mode = e["mode"]
+        if "links" in e.args:
+            links = e.int("links")
         if e.name == "namei_lookup_start":
-            frames, heap, links = [], False, 0
-            add(e, 'lookup of "{}" starts'.format(e["name"]))
+            frames, heap = [], False
+            mode = "rcu" if e["attempt"] == "rcu" else "ref"
+            add(e, '{} attempt at "{}" starts'.format(e["attempt"], e["name"]))
         elif e.name == "namei_link_push":
             depth = e.int("depth")
-            links = e.int("links")
-            trailing = e["remnant"] == ""
-            frames = frames[:depth - 1] + [Frame(e["link"], e["body"], e["remnant"],
-                                                 trailing)]
+            frames = frames[:depth - 1] + [Frame(e["link"], e["trailing"] == "1")]
             add(e, "push {}".format(e["link"]), changed=depth - 1)
+        elif e.name == "namei_link_body":
+            depth = e.int("depth")
+            if 0 < depth <= len(frames):
+                top = frames[depth - 1] = copy.copy(frames[depth - 1])
+                top.body, top.remnant = e["body"], e["remnant"]
+                add(e, "walk the body of {}".format(top.link), changed=depth - 1)
         elif e.name == "namei_link_pop":
             depth = e.int("depth")
             popped = frames[depth] if depth < len(frames) else None
             frames = frames[:depth]
-            add(e, "pop {}".format(e["link"]), popped=popped)
+            add(e, "pop {} ({})".format(e["link"], e["reason"]), popped=popped)
         elif e.name == "namei_stack_spill":
             heap = heap or e["allocated"] == "1"
             add(e, "spill to the heap" if heap else "spill failed",
@@ -212,13 +247,12 @@ def stack_states(events):
             add(e, "magic jump", note='nd_jump_link(): the walk goes on from '
                 '"{}"'.format(e["target"]))
         elif e.name == "namei_eloop":
-            add(e, "ELOOP ({})".format(e["reason"]),
-                note="{} links followed: the budget is 40".format(e["links"]))
-        elif e.name == "namei_unlazy" or e.name == "namei_unlazy_next":
-            mode = "ref" if e["legitimized"] == "1" else mode
+            add(e, "ELOOP ({})".format(e["reason"]), note=ELOOP_NOTES.get(
+                e["reason"], "link {} is over the budget of 40".format(links)))
+        elif e.name == "namei_unlazy":
+            mode = "ref"
         elif e.name == "namei_lookup_end":
-            links = e.int("links")
-            add(e, "lookup ends, error {}".format(e["error"]))
+            add(e, "attempt ends, error {}".format(e["error"]))
     return states
 
 
@@ -241,6 +275,15 @@ def shorten(text, width=22):
     return text if len(text) <= width else text[:width - 1] + "\u2026"
 
 
+def quoted(text):
+    """A body or a remnant in a cell: quoted, shortened; a dash while the
+    walk has not entered the body."""
+    return shorten('"{}"'.format(text)) if text is not None else "\u2014"
+
+
+MAX_ROWS = 8
+
+
 def table(state, title=True):
     """An HTML-like graphviz label: the stack of one state, top first."""
     storage = "heap array (40 frames)" if state.heap else "nd->internal (2 frames)"
@@ -258,12 +301,20 @@ def table(state, title=True):
                 '<td><font point-size="9">name (remnant)</font></td></tr>')
     slots = state.slots()
     capacity = 40 if state.heap else 2
-    # The frame put_link() just popped is drawn where it was: on top.
+    # The frame just popped is drawn where it was: on top.
     popped_at = len(slots) if state.popped is not None else None
     shown = max(len(slots) + (state.popped is not None),
                 2 if not state.heap else len(slots) + 1)
+    # A high stack keeps its top and bottom frames; one row stands for the
+    # frames between them.
+    folded = range(2, len(slots) - 4) if len(slots) > MAX_ROWS else range(0)
     for index in reversed(range(shown)):
-        if index < len(slots):
+        if index in folded:
+            if index == folded[-1]:
+                rows.append('<tr><td colspan="4" bgcolor="{}"><font point-size="9">'
+                            '\u2026 frames {} to {} \u2026</font></td></tr>'.format(
+                                colour, folded[0], folded[-1]))
+        elif index < len(slots):
             _, frame, name = slots[index]
             bg = PUSHED if index == state.changed else colour
             rows.append(
@@ -271,13 +322,14 @@ def table(state, title=True):
                 '<td bgcolor="{bg}"><font face="{m}">{b}</font></td>'
                 '<td bgcolor="{bg}"><font face="{m}">{n}</font></td></tr>'.format(
                     bg=bg, i=index, m=MONO, l=esc(shorten(frame.link)),
-                    b=esc(shorten('"{}"'.format(frame.body))),
-                    n=esc(shorten('"{}"'.format(name) if name is not None else "\u2014"))))
+                    b=esc(quoted(frame.body)),
+                    n=esc(quoted(name))))
         elif index == popped_at:
             rows.append('<tr><td bgcolor="{p}">{i}</td><td bgcolor="{p}"><font face="{m}">'
-                        '{l}</font></td><td colspan="2" bgcolor="{p}">popped by put_link()'
+                        '{l}</font></td><td colspan="2" bgcolor="{p}">popped by {f}'
                         '</td></tr>'.format(p=POPPED, i=index, m=MONO,
-                                            l=esc(shorten(state.popped.link))))
+                                            l=esc(shorten(state.popped.link)),
+                                            f=esc(state.popped_by())))
         elif index < capacity:
             label = "free" if not state.heap else "free ({} more)".format(capacity - index)
             rows.append('<tr><td bgcolor="{f}">{i}</td><td colspan="3" bgcolor="{f}">'
@@ -292,7 +344,8 @@ def table(state, title=True):
 
 LEGEND = [(EMBEDDED, "frame in nd->internal (2 embedded)"),
           (HEAP, "frame in the heap array (40)"),
-          (PUSHED, "frame just pushed"), (POPPED, "frame just popped"),
+          (PUSHED, "frame just pushed, or whose body the walk enters"),
+          (POPPED, "frame just popped"),
           (FREE, "free slot")]
 
 
@@ -316,7 +369,20 @@ def dot_state(state):
         "}"]) + "\n"
 
 
+def failure_index(events):
+    """The index of the event after which terminate_walk() pops the frames
+    that a failed attempt left on the stack (an ELOOP, say), or None if it
+    pops none."""
+    i = len(events)
+    while i and events[i - 1].name == "namei_lookup_end":
+        i -= 1
+    end = i
+    while i and events[i - 1].name == "namei_link_pop" and \
+            events[i - 1].args.get("reason") == "terminate":
+        i -= 1
+    return i - 1 if 0 < i < end else None
+
+
 def key_states(states):
-    """The states worth a picture: those that change the stack."""
-    return [s for s in states
-            if s.event.name not in ("namei_lookup_start", "namei_lookup_end")]
+    """The states worth a picture: those of STACK_EVENTS."""
+    return [s for s in states if s.event.name in STACK_EVENTS]

@@ -84,7 +84,7 @@ else not_ok "the helper reference has each helper"; echo "# missing: ${missing[*
 check "the helper reference shows real gdb output" has helpers.html \
 	'\(gdb\) lx-nameidata' 'nameidata of symwalk-lab' 'heap array'
 
-events=$(grep -ohE '^DEFINE_EVENT\(\w+, *\w+|^TRACE_EVENT\(\w+' build/linux/include/trace/events/namei.h |
+events=$(grep -ohE '^DEFINE_EVENT(_PRINT)?\(\w+, *\w+|^TRACE_EVENT\(\w+' build/linux/include/trace/events/namei.h |
 	sed -E 's/.*[(,] *//')
 missing=()
 for e in $events; do

@@ -11,14 +11,19 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "scripts", "docs"))
 import walkdata  # noqa: E402
 
-# Two nested links, then the top one popped.
+# Two nested links, the top one popped once walked; then, the walk failing,
+# terminate_walk() pops the frame left.
 TRACE = """\
 @@ walk nest n1/e
- lookup-1 [000] ..... 1.0: namei_lookup_start: name="n1/e" dfd=-100 flags=FOLLOW|RCU mode=rcu
- lookup-1 [000] ..... 1.0: namei_link_push: depth=1 links=1 link="n1" body="n2/e" remnant="e" mode=rcu seq=2
- lookup-1 [000] ..... 1.0: namei_link_push: depth=2 links=2 link="n2" body="dir" remnant="e" mode=rcu seq=2
- lookup-1 [000] ..... 1.0: namei_link_pop: depth=1 link="n2" done=0x0 mode=rcu
- lookup-1 [000] ..... 1.0: namei_lookup_end: name="n1/e" mode=rcu links=2 error=0
+ lookup-1 [000] ..... 1.0: namei_lookup_start: level=0 attempt=rcu name="n1/e" dfd=-100 flags=FOLLOW|RCU links=0 error=0
+ lookup-1 [000] ..... 1.0: namei_link_push: level=0 depth=1 links=1 link="n1" trailing=0 mode=rcu seq=2
+ lookup-1 [000] ..... 1.0: namei_link_body: level=0 depth=1 body="n2/e" remnant="e"
+ lookup-1 [000] ..... 1.0: namei_link_push: level=0 depth=2 links=2 link="n2" trailing=0 mode=rcu seq=2
+ lookup-1 [000] ..... 1.0: namei_link_body: level=0 depth=2 body="dir" remnant="e"
+ lookup-1 [000] ..... 1.0: namei_link_pop: level=0 depth=1 links=2 link="n2" reason=walked done=0x0 mode=rcu
+ lookup-1 [000] ..... 1.0: namei_unlazy: level=0 depth=1 reason=dcache_miss legitimized=0
+ lookup-1 [000] ..... 1.0: namei_link_pop: level=0 depth=0 links=2 link="n1" reason=terminate done=0x0 mode=ref
+ lookup-1 [000] ..... 1.0: namei_lookup_end: level=0 attempt=rcu name="n1/e" links=2 error=-10
 @@ end
 """
 n = 0
@@ -46,19 +51,32 @@ def rows(label):
 
 events = walkdata.parse(TRACE)["nest"].events
 states = walkdata.stack_states(events)
-pop = next(s for s in states if s.event.name == "namei_link_pop")
-drawn = rows(walkdata.table(pop))
+pops = [s for s in states if s.event.name == "namei_link_pop"]
+drawn = rows(walkdata.table(pops[0]))
 check("a popped frame is drawn at its own index, on top of the frames left",
       drawn[:2] == [(1, "n2 popped by put_link()"), (0, 'n1 "n2/e" "e"')], repr(drawn))
+drawn = rows(walkdata.table(pops[1]))
+check("a frame left at the end is popped by terminate_walk(), in REF-walk after namei_unlazy",
+      drawn[-1] == (0, "n1 popped by terminate_walk()") and pops[1].mode == "ref", repr(drawn))
 push = [s for s in states if s.event.name == "namei_link_push"][-1]
 drawn = rows(walkdata.table(push))
-check("frames are drawn top first, each at its index",
-      [i for i, _ in drawn] == [1, 0] and drawn[0][1].startswith("n2"), repr(drawn))
+check("frames are drawn top first, each at its index; a pushed frame has no body yet",
+      drawn == [(1, "n2 \u2014 \u2014"), (0, 'n1 "n2/e" "e"')], repr(drawn))
+body = [s for s in states if s.event.name == "namei_link_body"][-1]
+drawn = rows(walkdata.table(body))
+check("namei_link_body gives the top frame its body and remnant",
+      drawn[0] == (1, 'n2 "dir" "e"') and body.changed == 1, repr(drawn))
+check("the stack's states are its events' but the start, namei_unlazy and the end",
+      [s.event.name for s in walkdata.key_states(states)] ==
+      ["namei_link_push", "namei_link_body"] * 2 + ["namei_link_pop"] * 2,
+      repr([s.event.name for s in states]))
+check("the failure that terminate_walk() cleans up after is the event before its pops",
+      walkdata.failure_index(events) == 6, repr(walkdata.failure_index(events)))
 legend = walkdata.legend()
 check("the legend names every colour a table uses",
       all(colour in legend for colour in (walkdata.EMBEDDED, walkdata.HEAP, walkdata.PUSHED,
                                           walkdata.POPPED, walkdata.FREE)), legend)
 check("a picture of one moment carries the legend",
-      walkdata.legend() in walkdata.dot_state(pop))
+      walkdata.legend() in walkdata.dot_state(pops[0]))
 print("1..{}".format(n))
 sys.exit(1 if failed else 0)

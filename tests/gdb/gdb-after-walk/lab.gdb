@@ -1,8 +1,9 @@
 # What a student types at the prompt every lab leaves them at: the walk
-# traced to its end, gdb stopped in restore_nameidata(), whose locals are
-# optimized out there. Each command must answer with one sentence, at once.
+# traced to its end, gdb stopped in restore_nameidata(), inlined in its
+# caller. Each command must answer with one sentence, at once.
 lx-walk-break symwalk-lab
 continue
+lx-nameidata nd
 lx-walk-trace
 lx-nameidata now
 lx-symlink-stack now
