@@ -464,9 +464,10 @@ struct attempt {
 };
 
 struct checker {
-	struct attempt attempts[MAX_LEVELS];
-	int open;			/* attempts in progress */
+	struct attempt walks[MAX_LEVELS];	/* in progress, a level each */
+	int open;
 	const struct trace_event *last_end;	/* of level 0 */
+	unsigned int attempts;		/* started at level 0 */
 	unsigned int spills;		/* stacks allocated, at level 0 */
 	char *why;
 	size_t size;
@@ -488,24 +489,29 @@ static bool fail(struct checker *c, const struct trace_event *event, const char 
 	return false;
 }
 
-/* Is @start the attempt that may follow the level's last one? */
+/*
+ * Is @start the attempt that may follow the lookup's last one? The first
+ * is of the rcu kind; -ECHILD from it brings one of the ref kind (reval,
+ * if the caller asked for LOOKUP_REVAL), -ESTALE from either of the first
+ * two a last one of the reval kind.
+ */
 static bool attempt_follows(struct checker *c, const struct trace_event *start)
 {
 	const struct trace_event *prev = start->level ? NULL : c->last_end;
-	const char *want;
+	bool ok;
 
 	if (!prev)
-		want = "rcu";
-	else if (prev->error == -ECHILD && !strcmp(prev->attempt, "rcu"))
-		want = "ref";
-	else if (prev->error == -ESTALE && strcmp(prev->attempt, "reval"))
-		want = "reval";
+		ok = !strcmp(start->attempt, "rcu");
+	else if (prev->error == -ECHILD && c->attempts == 1)
+		ok = strcmp(start->attempt, "rcu") != 0;
+	else if (prev->error == -ESTALE && c->attempts <= 2)
+		ok = !strcmp(start->attempt, "reval");
 	else
 		return fail(c, start, "an attempt after one that ended with %d",
 			    prev->error);
-	if (strcmp(start->attempt, want))
-		return fail(c, start, "a %s attempt where a %s one was due",
-			    start->attempt, want);
+	if (!ok)
+		return fail(c, start, "a %s attempt after %s", start->attempt,
+			    prev ? "one that gave up" : "none");
 	return true;
 }
 
@@ -518,7 +524,7 @@ static bool check_start(struct checker *c, const struct trace_event *e)
 		return fail(c, e, "a start at level %d with %d attempts open",
 			    e->level, c->open);
 	if (c->open)
-		outer_links = c->attempts[c->open - 1].links;
+		outer_links = c->walks[c->open - 1].links;
 	/* each attempt starts from the count of the walks it is nested in */
 	if (e->links != outer_links)
 		return fail(c, e, "an attempt starting with %d links, not %d",
@@ -527,7 +533,9 @@ static bool check_start(struct checker *c, const struct trace_event *e)
 		return fail(c, e, "a start with an error");
 	if (!attempt_follows(c, e))
 		return false;
-	a = c->attempts + c->open++;
+	if (!e->level)
+		c->attempts++;
+	a = c->walks + c->open++;
 	memset(a, 0, sizeof(*a));
 	a->start = e;
 	a->links = e->links;
@@ -622,7 +630,7 @@ bool trace_balanced(const struct trace_lookup *lookup, int result,
 
 	for (i = 0; i < lookup->count; i++) {
 		const struct trace_event *e = lookup->events + i;
-		struct attempt *a = c.open ? c.attempts + c.open - 1 : NULL;
+		struct attempt *a = c.open ? c.walks + c.open - 1 : NULL;
 
 		if (!strcmp(e->type, "lookup_start")) {
 			if (!check_start(&c, e))

@@ -263,7 +263,11 @@ def start(port, lab, steps=None, before_boot=None, batch=False, wait=30):
     try:
         _start(port, lab, steps, before_boot, batch, wait)
     except KeyboardInterrupt:
-        raise gdb.GdbError("symwalk: the lab's start was interrupted; 'quit' ends it.")
+        gdb.write("symwalk: the lab's start was interrupted; 'quit' ends it.\n", gdb.STDERR)
+    except gdb.GdbError as e:
+        # From the python command of the session's script, not from a
+        # command: gdb would print it with a traceback.
+        gdb.write("symwalk: {}: {}\n".format(lab, e), gdb.STDERR)
 
 
 def attach_only(port, wait=5):
@@ -271,7 +275,11 @@ def attach_only(port, wait=5):
     try:
         attach(port, wait)
     except KeyboardInterrupt:
-        raise gdb.GdbError("symwalk: interrupted before gdb attached; 'quit' ends gdb.")
+        gdb.write("symwalk: interrupted before gdb attached; 'quit' ends gdb.\n", gdb.STDERR)
+        return
+    except gdb.GdbError as e:
+        gdb.write("symwalk: {}\n".format(e), gdb.STDERR)
+        return
     gdb.write("symwalk: attached to the guest on localhost:{}; it is paused in {}.\n"
               "  continue lets it run, Ctrl-C pauses it again; lx-walk-break COMM stops "
               "in the walks of process COMM.\n".format(port, stop_location()))

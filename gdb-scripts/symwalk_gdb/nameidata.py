@@ -17,6 +17,21 @@ SEQ_MEANINGS = [
 ]
 
 
+def seq_consequence(field, w):
+    """What a count that moved since its sample makes the walk do. RCU-walk
+    checks the d_seq samples and mount_lock; a scoped walk (RESOLVE_BENEATH,
+    RESOLVE_IN_ROOT) checks mount_lock and rename_lock after each "..", in
+    either mode."""
+    flags = constants.get().LOOKUP_FLAGS
+    scoped = w.flags & (flags["LOOKUP_BENEATH"] | flags["LOOKUP_IN_ROOT"])
+    dotdot = "\"..\" will fail with -EAGAIN" if scoped else None
+    if field == "m_seq" and w.rcu:
+        return "RCU-walk will fail its check" + (", and " + dotdot if dotdot else "")
+    if field in ("m_seq", "r_seq"):
+        return dotdot or "only a scoped walk's \"..\" checks it"
+    return "RCU-walk will fail its check (-ECHILD)"
+
+
 def seq_lines(w, names):
     """The sequence counts, what each guards, and whether it still holds."""
     nd = w.nd
@@ -31,7 +46,8 @@ def seq_lines(w, names):
     try:
         if int(nd["path"]["dentry"]):
             now["seq"] = walk.sequence_now(names.dentry(nd["path"]["dentry"])["d_seq"])
-        if int(nd["root"]["dentry"]):
+        # root.dentry is unset stack until set_root(): root.mnt says
+        if int(nd["root"]["mnt"]):
             now["root_seq"] = walk.sequence_now(names.dentry(nd["root"]["dentry"])["d_seq"])
         now["m_seq"] = walk.sequence_now(gdb.parse_and_eval("mount_lock"))
         now["r_seq"] = walk.sequence_now(gdb.parse_and_eval("rename_lock"))
@@ -41,12 +57,14 @@ def seq_lines(w, names):
     for field, meaning in SEQ_MEANINGS:
         value = int(nd[field])
         check = ""
-        if field in now and w.rcu:
+        # In REF-walk the d_seq samples are cleared: nothing to compare.
+        if field in now and (w.rcu or field in ("m_seq", "r_seq")):
             check = ", unchanged" if now[field] == value else \
-                ", now {}: RCU-walk will fail its check".format(now[field])
+                ", now {}: {}".format(now[field], seq_consequence(field, w))
         lines.append("    {:<9}{:<6} {}{}".format(field + ":", value, meaning, check))
     if not w.rcu:
-        lines.append("    (REF-walk: the walk holds references, the counts guard nothing now)")
+        lines.append("    (REF-walk: the walk holds references; only a scoped walk's \"..\" "
+                     "still checks mount_lock and rename_lock)")
     return lines
 
 

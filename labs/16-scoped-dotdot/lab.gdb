@@ -1,0 +1,11 @@
+# 1. The lookup stops where it handles "..".
+break handle_dots if $_streq($lx_current().comm, "symwalk-lab")
+continue
+lx-nameidata
+# 2. What a rename anywhere does to rename_lock meanwhile: its seqcount goes
+#    up by 2. gdb has stopped both CPUs, so gdb writes it.
+set var rename_lock.seqcount.seqcount.sequence = rename_lock.seqcount.seqcount.sequence + 2
+lx-nameidata
+# 3. The walk goes on.
+delete
+continue
