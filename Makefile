@@ -126,6 +126,7 @@ labs:
 	@$(GUEST) labs
 
 series-check: tree
+	@scripts/deps.sh python3-ply	# checkpatch's SPDX check (spdxcheck.py)
 	@scripts/series-check.sh $(TREE) patches $(FRAGMENT) $(BUILD)/series-check
 
 KBUILD_DEBUG := $(BUILD)/kbuild-debug

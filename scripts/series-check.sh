@@ -21,9 +21,30 @@ mkdir -p "$work"
 git -C "$tree" worktree add -q --detach "$wt" pristine || { not_ok "worktree at pristine"; done_testing; }
 
 # The checks the cover letter justifies: checkpatch's layout checks on the
-# TRACE_EVENT macros of a trace header.
+# TRACE_EVENT macros of a trace header; its lookup of a commit id cited in a
+# message, which Debian's tree (no upstream history) cannot answer; and its
+# question about MAINTAINERS for a patch whose new files are all under a
+# directory that MAINTAINERS lists (F:) once the patch is applied.
 justified() {
-	grep -E '^(CHECK|WARNING|ERROR)' | grep -vE "^CHECK: (Lines should not end with a '\('|Alignment should match open parenthesis)$"
+	local maintained=
+	new_files_maintained && maintained=1
+	grep -E '^(CHECK|WARNING|ERROR)' |
+		grep -vE "^CHECK: (Lines should not end with a '\('|Alignment should match open parenthesis)$" |
+		grep -vE "^WARNING: Unknown commit id '[0-9a-f]{12}', maybe rebased or not pulled\?$" |
+		if [[ -n $maintained ]]; then
+			grep -vxF 'WARNING: added, moved or deleted file(s), does MAINTAINERS need updating?'
+		else
+			cat
+		fi
+}
+
+# Whether every file the worktree's last commit adds is in a directory
+# that its MAINTAINERS lists.
+new_files_maintained() {
+	local file
+	while IFS= read -r file; do
+		grep -qE "^F:[[:space:]]+$(dirname "$file")/\$" "$wt/MAINTAINERS" || return 1
+	done < <(git -C "$wt" show --name-only --diff-filter=A --format= HEAD)
 }
 
 for patch in "$patches"/*.patch; do
@@ -43,10 +64,11 @@ for patch in "$patches"/*.patch; do
 		not_ok "$name builds"
 		echo "$out" | tail -20 | sed 's/^/# /'
 	fi
-	report=$(cd "$wt" && ./scripts/checkpatch.pl --strict "$patch" 2>/dev/null) ||
+	# /usr/bin first: its python3 has ply, which spdxcheck.py needs.
+	report=$(cd "$wt" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict "$patch" 2>/dev/null) ||
 		true # non-zero for the justified checks too; the report decides
 	problems=$(justified <<<"$report")
-	if [[ -z $problems ]] && grep -q '^total: 0 errors, 0 warnings' <<<"$report"; then
+	if [[ -z $problems ]] && grep -q '^total: ' <<<"$report"; then
 		ok "$name is checkpatch --strict clean ($(grep '^total' <<<"$report"))"
 	else
 		not_ok "$name is checkpatch --strict clean"
