@@ -68,6 +68,10 @@ class WalkFilter:
             (other.comm, other.path, other.depth, other.pushed)
 
 
+# The hits of every WalkBreakpoint: a repeat is of the last one reported.
+HITS = walk.RepeatedHits()
+
+
 class WalkBreakpoint(gdb.Breakpoint):
     """A breakpoint that stops only for the walks its filter accepts."""
 
@@ -76,7 +80,12 @@ class WalkBreakpoint(gdb.Breakpoint):
         self.walk_filter = walk_filter
 
     def stop(self):
-        return self.walk_filter.matches()
+        if not self.walk_filter.matches():
+            return False
+        try:
+            return not HITS.repeated(walk.Walk(walk.current_nameidata(in_stop=True)))
+        except (gdb.GdbError, gdb.error, gdb.MemoryError):
+            return True  # no walk to compare: the filter accepted the stop
 
 
 def site_note(site):

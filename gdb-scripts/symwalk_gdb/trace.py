@@ -190,7 +190,7 @@ class Tracer:
         self.steps = 0
         self.failure = None
         self.ended = False
-        self.last_stop = None
+        self.hits = walk.RepeatedHits()
 
     def ours(self):
         task = walk.current_task(in_stop=True)
@@ -201,11 +201,8 @@ class Tracer:
             if not self.ours():
                 return False
             w = walk.Walk(self.nd)
-            # gdb may report one breakpoint hit twice: a step is a change.
-            stop = (site.address, w.depth, w.total_link_count, w.flags)
-            if stop == self.last_stop:
+            if self.hits.repeated(w):
                 return False
-            self.last_stop = stop
             names = walk.Names()
             text = describe(site.event, site.text, w, names)
             if text is None:

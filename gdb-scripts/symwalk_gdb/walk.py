@@ -320,6 +320,35 @@ class Frame:
         self.remnant = remnant
 
 
+class RepeatedHits:
+    """gdb, on QEMU's gdbstub, now and then reports one breakpoint hit twice
+    in a row, the guest unchanged between the two. A repeat is a hit of the
+    same thread of the same process at the same place with the same
+    registers, in a walk in the same state: a step of the walk changes its
+    state (a push counts a link, a retry changes the flags), and another
+    lookup, even of the same path, enters the kernel with other registers."""
+
+    def __init__(self):
+        self.last = None
+
+    def repeated(self, walk):
+        """Whether this hit repeats the last one recorded; records it if not."""
+        frame = gdb.newest_frame()
+        registers = []
+        for register in frame.architecture().registers("general"):
+            try:
+                registers.append(int(frame.read_register(register.name)))
+            except (gdb.error, ValueError):
+                pass  # a register this target does not send
+        hit = (gdb.selected_thread().num, int(current_task(in_stop=True)["pid"]),
+               tuple(registers), walk.address, walk.depth, walk.total_link_count,
+               walk.flags, walk.state)
+        if hit == self.last:
+            return True
+        self.last = hit
+        return False
+
+
 class Walk:
     """A struct nameidata of a walk in progress, read from the guest."""
 
