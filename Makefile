@@ -14,6 +14,8 @@ INITRAMFS := $(BUILD)/initramfs.cpio
 GDB_PORT  ?= 1234
 LAB       ?=
 BATCH     ?=
+# make lab TUI=1: gdb's TUI with the walk's window (lx-walk-tui)
+TUI       ?=
 # The guest's vCPUs for make run and make lab (make check picks its own)
 SMP       ?= 1
 
@@ -34,7 +36,8 @@ GUEST := python3 scripts/guest.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)
 help:
 	@echo "symwalk: the kernel's symlink walk, documented, traced and steppable in gdb"
 	@echo
-	@echo "  make lab [LAB=name] [BATCH=1]  boot the guest paused, attach gdb, stop in the walk"
+	@echo "  make lab [LAB=name] [BATCH=1] [TUI=1]  boot the guest paused, attach gdb, stop in the walk"
+	@echo "                        (TUI=1: gdb shows the walk in a window, redrawn at every stop)"
 	@echo "  make labs                      list the labs"
 	@echo "  make check                     build everything and run every test"
 	@echo "  make bench [FRESH=1] [RUNS=n]  what the series, its events and the environment cost,"
@@ -120,7 +123,7 @@ gdb: deps
 	@$(GUEST) gdb --gdb-port $(GDB_PORT)
 
 lab: kernel initramfs
-	@$(GUEST) --cpus $(SMP) lab --gdb-port $(GDB_PORT) $(if $(BATCH),--batch) $(LAB)
+	@$(GUEST) --cpus $(SMP) lab --gdb-port $(GDB_PORT) $(if $(BATCH),--batch) $(if $(TUI),--tui) $(LAB)
 
 labs:
 	@$(GUEST) labs

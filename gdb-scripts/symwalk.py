@@ -28,3 +28,4 @@ else:
     import symwalk_gdb.breakpoints  # noqa: F401
     import symwalk_gdb.trace  # noqa: F401
     import symwalk_gdb.results  # noqa: F401
+    import symwalk_gdb.tui  # noqa: F401

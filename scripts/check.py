@@ -143,6 +143,9 @@ def run_helper_tests(results, vm):
     # make lab as a student meets it, in tmux.
     run_tap_program(results, "gdb/lab_tmux_test.py",
                     [os.path.join(TOP, "tests", "gdb", "lab_tmux_test.py")], 300)
+    # The walk's TUI window, redrawn at each stop, in an 80x24 terminal.
+    run_tap_program(results, "gdb/tui_tmux_test.py",
+                    [os.path.join(TOP, "tests", "gdb", "tui_tmux_test.py")], 300)
 
 
 def run_tap_program(results, name, command, timeout):

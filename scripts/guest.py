@@ -129,7 +129,7 @@ class Guest:
                              "console:\n{}".format(tail(console)))
         return text
 
-    def gdb_script(self, path, port, lab=None, steps=None, batch=False):
+    def gdb_script(self, path, port, lab=None, steps=None, batch=False, tui=False):
         """Write the gdb commands that load the helpers and attach: to a
         running guest (lab None), or to a lab's guest, paused before its
         boot, to run the lab's steps (gdb-scripts/symwalk_gdb/lab.py). A
@@ -154,9 +154,9 @@ class Guest:
         else:
             before = os.path.join(os.path.dirname(steps or ""), "before-boot.gdb")
             lines.append("python from symwalk_gdb import lab; lab.start({}, {!r}, steps={!r}, "
-                         "before_boot={!r}, batch={})".format(
+                         "before_boot={!r}, batch={}, tui={})".format(
                              port, lab, steps,
-                             before if steps and os.path.exists(before) else None, batch))
+                             before if steps and os.path.exists(before) else None, batch, tui))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
             f.write("\n".join(lines) + "\n")
@@ -386,7 +386,7 @@ def run_lab_batch(guest, name, timeout=60, quiet=False, labs=LABS, steps=None,
     return not failed, "\n".join(report)
 
 
-def run_lab_interactive(guest, name, port):
+def run_lab_interactive(guest, name, port, tui=False):
     """The guest console and gdb side by side in tmux."""
     if not sys.stdin.isatty():
         raise GuestError("make lab needs a terminal; without one, run "
@@ -397,7 +397,7 @@ def run_lab_interactive(guest, name, port):
         raise GuestError("localhost:{} is taken (a 'make run' or another lab?): end it, "
                          "or give this lab another port with GDB_PORT=".format(port))
     script = guest.gdb_script(os.path.join(RUN, "lab-{}.gdb".format(name)), port,
-                              lab=name, steps=os.path.join(LABS, name, "lab.gdb"))
+                              lab=name, steps=os.path.join(LABS, name, "lab.gdb"), tui=tui)
     # Named after the port too, so that a lab on another port (a test's)
     # never ends this one.
     session = "symwalk-{}-{}".format(name, port)
@@ -427,6 +427,8 @@ def main():
         p = sub.add_parser(name)
         p.add_argument("--gdb-port", type=int, default=1234)
     sub.choices["lab"].add_argument("--batch", action="store_true")
+    sub.choices["lab"].add_argument("--tui", action="store_true",
+                                    help="gdb's TUI, with the walk's window (lx-walk-tui)")
     sub.choices["lab"].add_argument("--helper-test", action="store_true",
                                     help="NAME is one of the gdb helpers' tests (tests/gdb)")
     sub.choices["lab"].add_argument("name", nargs="?")
@@ -461,10 +463,12 @@ def main():
         labs = HELPER_TESTS if args.helper_test else LABS
         name = resolve_lab(args.name, labs)
         if args.batch:
+            if args.tui:
+                raise GuestError("TUI=1 needs a terminal: a batch run has none")
             ok, report = run_lab_batch(guest, name, labs=labs)
             print(report)
             return 0 if ok else 1
-        run_lab_interactive(guest, name, args.gdb_port)
+        run_lab_interactive(guest, name, args.gdb_port, tui=args.tui)
     except GuestError as e:
         print("symwalk: {}".format(e), file=sys.stderr)
         return 1

@@ -253,15 +253,19 @@ def where_now(lab):
         "                        makes the lab's lookups again and gdb stops in them\n"
         "  lx-nameidata, lx-symlink-stack, lx-walk-trace\n"
         "                        the walk, at a stop inside one ('help lx-nameidata')\n"
+        "  lx-walk-tui           the walk in a window, redrawn at every stop\n"
         "  Ctrl-C                pause the guest again; quit ends the lab\n".format(
             lab, state))
 
 
-def start(port, lab, steps=None, before_boot=None, batch=False, wait=30):
+def start(port, lab, steps=None, before_boot=None, batch=False, wait=30, tui=False):
     """A lab's session: attach, boot to the lab, run its steps. In batch,
-    let the guest run to its end; otherwise say where the student is."""
+    let the guest run to its end; otherwise say where the student is, and
+    with tui open the walk's window."""
     try:
         _start(port, lab, steps, before_boot, batch, wait)
+        if tui and not batch and guest_alive():
+            gdb.execute("lx-walk-tui")
     except KeyboardInterrupt:
         gdb.write("symwalk: the lab's start was interrupted; 'quit' ends it.\n", gdb.STDERR)
     except gdb.GdbError as e:

@@ -416,6 +416,32 @@ def lab_pages(records, data, pictures, out):
 
 # -- gdb helpers ------------------------------------------------------------
 
+# The screens of the walk's window that make check's tests/gdb/tui_tmux_test.py
+# kept (make lab TUI=1, lab 01-chain, an 80x24 terminal).
+TUI_SCREENS = [
+    ("first-push", "After ``lab-trigger``, stopped at the first push: ``l3``, marked "
+     "``*`` as the frame that changed."),
+    ("after-next", "A few ``next`` later, past the next push: ``l3`` was popped and "
+     "``l2`` pushed in its place."),
+]
+
+
+def tui_screens():
+    """The window as the TUI test saw it, or how to get it."""
+    paths = [os.path.join(TOP, "build", "run", "tui-{}.txt".format(name))
+             for name, _ in TUI_SCREENS]
+    if not all(os.path.exists(p) for p in paths):
+        return ["The screens of this window appear here after ``make check`` (its "
+                "``gdb/tui_tmux_test.py`` keeps them in ``build/run/tui-*.txt``).\n\n"]
+    text = [title("The window", "~")]
+    for (_, caption), path in zip(TUI_SCREENS, paths):
+        with open(path) as f:
+            screen = f.read().rstrip()
+        text.append("{}\n\n".format(caption))
+        text.append(block(clean_paths(screen)))
+    return text
+
+
 def helper_page(data, out):
     found = helpers.find_helpers(os.path.join(TOP, "gdb-scripts"))
     session_file = os.path.join(data, "gdb-session.json")
@@ -455,6 +481,8 @@ def helper_page(data, out):
                     "``{}``\n\n".format(kind, h.module, h.cls))
         if h.details:
             text.append(block(h.details))
+        if h.name == "lx-walk-tui":
+            text += tui_screens()
         shown = []
         for i, entry in enumerate(transcript):
             if h.uses(entry["command"]):

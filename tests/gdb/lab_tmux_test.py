@@ -40,7 +40,9 @@ def free_port():
 class Lab:
     """make lab on a pseudo-terminal, and its tmux session."""
 
-    def __init__(self):
+    def __init__(self, make_args=(), rows=50, columns=200):
+        """make_args: more for make lab (TUI=1); rows, columns: the size of
+        make lab's terminal."""
         self.port = free_port()
         self.session = "symwalk-{}-{}".format(LAB, self.port)
         self.tmpdir = tempfile.mkdtemp(prefix="symwalk-tmux-")
@@ -51,8 +53,8 @@ class Lab:
         if self.pid == 0:
             os.chdir(TOP)
             os.execvpe("make", ["make", "-s", "lab", "LAB=" + LAB,
-                                "GDB_PORT={}".format(self.port)], self.env)
-        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+                                "GDB_PORT={}".format(self.port)] + list(make_args), self.env)
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.terminal = []
         threading.Thread(target=self.drain, daemon=True).start()
 
@@ -71,6 +73,11 @@ class Lab:
     def tmux(self, *args):
         return subprocess.run(["tmux"] + list(args), env=self.env, capture_output=True,
                               text=True, timeout=10)
+
+    def screen(self, index):
+        """What a pane shows now, without its history."""
+        out = self.tmux("capture-pane", "-p", "-t", "{}:0.{}".format(self.session, index))
+        return out.stdout if out.returncode == 0 else ""
 
     def pane(self, index):
         """The whole text of a pane, its history included."""
