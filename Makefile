@@ -31,13 +31,14 @@ GUEST_CFLAGS := -static -O2 -Wall -Werror -I$(TREE)/tools/testing/selftests
 
 GUEST := python3 scripts/guest.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)
 
-.PHONY: help deps tree refresh-patches kernel pristine-kernel initramfs run gdb lab labs check bench series-check debug-kernel debug-check clean distclean
+.PHONY: help deps tree refresh-patches kernel pristine-kernel initramfs run gdb lab labs labs-soak check bench series-check debug-kernel debug-check clean distclean
 
 help:
 	@echo "symwalk: the kernel's symlink walk, documented, traced and steppable in gdb"
 	@echo
 	@echo "  make lab [LAB=name] [BATCH=1] [TUI=1]  boot the guest paused, attach gdb, stop in the walk"
 	@echo "                        (TUI=1: gdb shows the walk in a window, redrawn at every stop)"
+	@echo "  make labs-soak [RUNS=20] [LOAD=2] [LAB=names]  every lab RUNS times in a row, the host loaded"
 	@echo "  make labs                      list the labs"
 	@echo "  make check                     build everything and run every test"
 	@echo "  make bench [FRESH=1] [RUNS=n]  what the series, its events and the environment cost,"
@@ -127,6 +128,10 @@ lab: kernel initramfs
 
 labs:
 	@$(GUEST) labs
+
+# Every lab RUNS times in a row beside LOAD CPU-bound processes (LAB=: some)
+labs-soak: kernel initramfs
+	@python3 scripts/labs_soak.py --runs $(or $(RUNS),20) --load $(or $(LOAD),2) $(LAB)
 
 series-check: tree
 	@scripts/deps.sh python3-ply	# checkpatch's SPDX check (spdxcheck.py)

@@ -1199,7 +1199,7 @@ static __noreturn void fuzz(const struct options *opts)
 		}
 		if (tracing)
 			ksft_test_result(!kept[0]->count && !kept[1]->count,
-					 "%s: %lu cases, %u mismatches, %u of events\n",
+					 "%s: %lu cases, %u mismatched answers, %u mismatched events\n",
 					 ops[op].name, opts->cases, kept[0]->count,
 					 kept[1]->count);
 		else
