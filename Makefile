@@ -31,13 +31,14 @@ GUEST_CFLAGS := -static -O2 -Wall -Werror -I$(TREE)/tools/testing/selftests
 
 GUEST := python3 scripts/guest.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)
 
-.PHONY: help deps tree refresh-patches kernel pristine-kernel initramfs run gdb lab labs labs-soak check bench series-check debug-kernel debug-check clean distclean
+.PHONY: help deps tree refresh-patches kernel pristine-kernel initramfs run gdb lab labs grade labs-soak check bench series-check debug-kernel debug-check clean distclean
 
 help:
 	@echo "symwalk: the kernel's symlink walk, documented, traced and steppable in gdb"
 	@echo
 	@echo "  make lab [LAB=name] [BATCH=1] [TUI=1]  boot the guest paused, attach gdb, stop in the walk"
 	@echo "                        (TUI=1: gdb shows the walk in a window, redrawn at every stop)"
+	@echo "  make grade LAB=name [ANSWERS=file]  run the lab, grade your predictions (answers/name.txt)"
 	@echo "  make labs-soak [RUNS=20] [LOAD=2] [LAB=names]  every lab RUNS times in a row, the host loaded"
 	@echo "  make labs                      list the labs"
 	@echo "  make check                     build everything and run every test"
@@ -124,10 +125,18 @@ gdb: deps
 	@$(GUEST) gdb --gdb-port $(GDB_PORT)
 
 lab: kernel initramfs
+	@$(if $(BATCH),,python3 scripts/grade.py template $(or $(LAB),01))
 	@$(GUEST) --cpus $(SMP) lab --gdb-port $(GDB_PORT) $(if $(BATCH),--batch) $(if $(TUI),--tui) $(LAB)
 
 labs:
 	@$(GUEST) labs
+
+# make grade LAB=x: the lab run in batch, the predictions in answers/x.txt
+# (ANSWERS=file) graded against what it showed.
+grade: kernel initramfs
+	@$(if $(LAB),,echo "make grade needs LAB=name (make labs lists them)" >&2; exit 2)
+	@python3 scripts/grade.py --kbuild $(KBUILD) --initramfs $(INITRAMFS) \
+		lab $(LAB) $(if $(ANSWERS),--answers $(ANSWERS))
 
 # Every lab RUNS times in a row beside LOAD CPU-bound processes (LAB=: some)
 labs-soak: kernel initramfs

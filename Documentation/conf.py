@@ -26,6 +26,7 @@ extensions = [
     "kerneldoc",        # .. kernel-doc:: from the patched tree
     "automarkup",       # function() -> link to its kernel-doc, as the kernel does
     "symwalk_bench",    # .. symwalk-bench:: the last make bench's report
+    "symwalk_labs",     # .. symwalk-predict:: and .. symwalk-answers:: of a lab
 ]
 
 kerneldoc_bin = os.path.join(TREE, "scripts", "kernel-doc")

@@ -72,23 +72,23 @@ static int write_file(int dirfd, const char *path, const char *text)
 
 int kernel_trace_fork(const char *parent, const char *tracefs,
 		      void (*child)(const char *dir, struct kernel_trace *trace, void *arg),
-		      void *arg, char *why, size_t size)
+		      void *arg)
 {
 	struct kernel_trace trace;
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], why[PATH_MAX + 64];
 	int status, err;
 	pid_t pid;
 
 	snprintf(dir, sizeof(dir), "%s/%s.XXXXXX", parent, program_invocation_short_name);
 	if (!mkdtemp(dir)) {
-		snprintf(why, size, "mkdtemp %s: %s", dir, strerror(errno));
-		return -1;
+		snprintf(why, sizeof(why), "mkdtemp %s: %s", dir, strerror(errno));
+		goto bail_out;
 	}
 	err = kernel_trace_open(&trace, tracefs);
 	if (err && err != -ENOENT) {
-		snprintf(why, size, "a trace instance in %s: %s", tracefs, strerror(-err));
+		snprintf(why, sizeof(why), "a trace instance in %s: %s", tracefs, strerror(-err));
 		rmdir(dir);
-		return -1;
+		goto bail_out;
 	}
 	fflush(stdout);
 	pid = fork();
@@ -97,19 +97,21 @@ int kernel_trace_fork(const char *parent, const char *tracefs,
 		exit(1);
 	}
 	if (pid < 0)
-		snprintf(why, size, "fork: %s", strerror(errno));
+		snprintf(why, sizeof(why), "fork: %s", strerror(errno));
 	else if (waitpid(pid, &status, 0) != pid)
-		snprintf(why, size, "waitpid: %s", strerror(errno));
+		snprintf(why, sizeof(why), "waitpid: %s", strerror(errno));
 	else if (!err && (err = kernel_trace_remove(&trace)))
-		snprintf(why, size, "removing the trace instance: %s", strerror(-err));
+		snprintf(why, sizeof(why), "removing the trace instance: %s", strerror(-err));
 	else if (rmdir(dir))
-		snprintf(why, size, "rmdir %s: %s", dir, strerror(errno));
+		snprintf(why, sizeof(why), "rmdir %s: %s", dir, strerror(errno));
 	else if (WIFSIGNALED(status))
-		snprintf(why, size, "%s died of signal %d", program_invocation_short_name,
-			 WTERMSIG(status));
+		snprintf(why, sizeof(why), "%s died of signal %d",
+			 program_invocation_short_name, WTERMSIG(status));
 	else
 		return WEXITSTATUS(status);
-	return -1;
+bail_out:
+	printf("Bail out! %s\n", why);
+	return 1;
 }
 
 int kernel_trace_open(struct kernel_trace *trace, const char *tracefs)

@@ -52,11 +52,12 @@ struct trace_counts {
  * tree_enter_scratch()) and a trace instance under @tracefs (NULL if the
  * kernel has no namei events), and wait for it; then remove both, however
  * the child ended (made here, where tracefs is: the child may chroot).
- * Return the child's exit status, or -1 with what failed in @why.
+ * Return the child's exit status or, having printed what failed as TAP's
+ * "Bail out!", 1 (KSFT_FAIL).
  */
 int kernel_trace_fork(const char *parent, const char *tracefs,
 		      void (*child)(const char *dir, struct kernel_trace *trace, void *arg),
-		      void *arg, char *why, size_t size);
+		      void *arg);
 
 /*
  * Make the instance under @tracefs (e.g. /sys/kernel/tracing) and turn the

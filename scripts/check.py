@@ -13,7 +13,9 @@ import subprocess
 import sys
 import time
 
+import grade
 import guest
+import narrative
 
 TOP = guest.TOP
 TAP_LINE = re.compile(r"^(not )?ok \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP|TODO)\b.*)?$")
@@ -196,6 +198,24 @@ def run_labs(results, vm, timeout=60, check=True):
     for name in guest.lab_names():
         ok, report = guest.run_lab_batch(vm, name, timeout=timeout, quiet=True, check=check)
         results.add("lab " + name + ("" if check else " runs"), ok, None if ok else report)
+        if check:
+            check_grader(results, name)
+
+
+def check_grader(results, name):
+    """The lab's grader, on the run just judged (grade.self_check()), and
+    its narrative's quotes of output, each in a line an expectation
+    matched (narrative.unbacked())."""
+    for title, ok, detail in grade.self_check(name):
+        results.add(title, ok, detail)
+    try:
+        said, missing = narrative.unbacked(name, *grade.read_run(name))
+    except (OSError, guest.GuestError) as e:
+        results.add("lab {}: narrative".format(name), False, str(e))
+        return
+    results.add("lab {}: each of the {} outputs its narrative quotes is checked".format(
+        name, len(said)), not missing, "no expectation matched a line holding: " +
+        ", ".join(missing))
 
 
 # What the kernel's checkers print when they catch something.

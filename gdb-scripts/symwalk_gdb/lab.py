@@ -16,6 +16,7 @@
 # before the trigger: the boot's first sethostname().
 #
 
+import os
 import socket
 import time
 
@@ -247,21 +248,33 @@ def where_now(lab):
     else:
         state = "the guest is paused in {}".format(stop_location())
     gdb.write(
-        "\nsymwalk: lab {}: its steps are done; {}.\n"
+        "\nsymwalk: lab {0}: its steps are done; {1}.\n"
         "  continue              let the guest go on: the trigger finishes, then the\n"
         "                        guest shell above takes commands; there, lab-trigger\n"
         "                        makes the lab's lookups again and gdb stops in them\n"
         "  lx-nameidata, lx-symlink-stack, lx-walk-trace\n"
         "                        the walk, at a stop inside one ('help lx-nameidata')\n"
         "  lx-walk-tui           the walk in a window, redrawn at every stop\n"
-        "  Ctrl-C                pause the guest again; quit ends the lab\n".format(
+        "  Ctrl-C                pause the guest again; quit ends the lab\n"
+        "  make grade LAB={0}\n"
+        "                        (in a shell) grades your predictions\n".format(
             lab, state))
+
+
+# The students' predictions, one file a lab (scripts/grade.py).
+ANSWERS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "answers")
 
 
 def start(port, lab, steps=None, before_boot=None, batch=False, wait=30, tui=False):
     """A lab's session: attach, boot to the lab, run its steps. In batch,
     let the guest run to its end; otherwise say where the student is, and
     with tui open the walk's window."""
+    answers = os.path.join(ANSWERS, lab + ".txt")
+    if not batch and os.path.exists(answers):
+        gdb.write("symwalk: predict first: the questions of lab {0} are in {1}; answer "
+                  "them there, then 'make grade LAB={0}' grades them.\n".format(
+                      lab, os.path.relpath(answers)))
     try:
         _start(port, lab, steps, before_boot, batch, wait)
         if tui and not batch and guest_alive():

@@ -1234,8 +1234,7 @@ int main(int argc, char **argv)
 {
 	struct options opts = { .seed = DEFAULT_SEED, .cases = DEFAULT_CASES };
 	const char *parent = "/tmp";
-	int opt, status;
-	char why[512];
+	int opt;
 
 	while ((opt = getopt(argc, argv, "s:n:d:")) != -1) {
 		switch (opt) {
@@ -1254,10 +1253,5 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
-	status = kernel_trace_fork(parent, TRACEFS, fuzz_in_scratch, &opts, why, sizeof(why));
-	if (status < 0) {
-		printf("Bail out! %s\n", why);
-		return KSFT_FAIL;
-	}
-	return status;
+	return kernel_trace_fork(parent, TRACEFS, fuzz_in_scratch, &opts);
 }

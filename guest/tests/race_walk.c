@@ -540,12 +540,15 @@ int main(int argc, char **argv)
 {
 	unsigned int seconds = DEFAULT_SECONDS;
 	const char *parent = "/tmp";
-	char why[512], *end;
-	int opt, status;
+	char *end;
+	int opt;
 
 	walker_rng = 1;
-	while ((opt = getopt(argc, argv, "t:s:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "d:t:s:")) != -1) {
 		switch (opt) {
+		case 'd':
+			parent = optarg;
+			break;
 		case 't':
 			seconds = strtoul(optarg, &end, 0);
 			if (*end || !seconds)
@@ -556,20 +559,11 @@ int main(int argc, char **argv)
 			if (*end)
 				usage();
 			break;
-		case 'd':
-			parent = optarg;
-			break;
 		default:
 			usage();
 		}
 	}
 	if (optind != argc)
 		usage();
-
-	status = kernel_trace_fork(parent, TRACEFS, run, &seconds, why, sizeof(why));
-	if (status < 0) {
-		printf("Bail out! %s\n", why);
-		return KSFT_FAIL;
-	}
-	return status;
+	return kernel_trace_fork(parent, TRACEFS, run, &seconds);
 }

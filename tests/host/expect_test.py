@@ -30,6 +30,11 @@ case("an absence between two matches holds", [r"^a$", r"!^c$", r"^b$"], [True, T
 case("an absence between two matches fails", [r"^a$", r"!depth: 1", r"^b$"], [True, False, True])
 case("an absence after the last match runs to the end", [r"^b$", r"!^c$"], [True, False])
 case("an absence before the first match starts at the top", [r"!^a$", r"depth: 3"], [False, True])
+case("a named group's text stands in later patterns",
+     [r"^  depth: (?P<d>\d+)$", r"^b$", r"^  depth: (?P=d)$"], [True, True, False])
+case("a named group compared with itself holds",
+     [r"^(?P<first>a)$", r"^(?P=first)$|^c$"], [True, True])
+case("a reference to a group that matched nothing is not met", [r"^  depth: (?P=none)$"], [False])
 n += 1
 got = [m is not None for _, m in guest.check_lab_output(
     ["^a"], "a\nPython Exception <class 'gdb.error'>: x\nBreakpoint -18, f ()\n", "")]

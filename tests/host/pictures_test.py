@@ -9,6 +9,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
                                 "scripts", "docs"))
+from taplib import check, done  # noqa: E402
 import walkdata  # noqa: E402
 
 # Two nested links, the top one popped once walked; then, the walk failing,
@@ -26,17 +27,6 @@ TRACE = """\
  lookup-1 [000] ..... 1.0: namei_lookup_end: level=0 attempt=rcu name="n1/e" links=2 error=-10
 @@ end
 """
-n = 0
-failed = False
-
-
-def check(name, ok, detail=""):
-    global n, failed
-    n += 1
-    print("{}ok {} {}".format("" if ok else "not ", n, name))
-    if not ok:
-        failed = True
-        print("# " + detail.replace("\n", "\n# "))
 
 
 def rows(label):
@@ -78,5 +68,4 @@ check("the legend names every colour a table uses",
                                           walkdata.POPPED, walkdata.FREE)), legend)
 check("a picture of one moment carries the legend",
       walkdata.legend() in walkdata.dot_state(pops[0]))
-print("1..{}".format(n))
-sys.exit(1 if failed else 0)
+done()
