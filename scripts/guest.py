@@ -13,6 +13,7 @@ Every QEMU run is bounded: a guest that does not finish in time is killed
 and the tail of its console printed.
 """
 import argparse
+import json
 import os
 import re
 import shlex
@@ -29,6 +30,9 @@ HELPER_TESTS = os.path.join(TOP, "tests", "gdb")
 # Run logs; SYMWALK_RUN puts them elsewhere (a second run beside make check).
 RUN = os.environ.get("SYMWALK_RUN") or os.path.join(TOP, "build", "run")
 GDB_INDEX_CACHE = os.path.join(TOP, "build", "gdb-index-cache")
+# gdb as every session starts it; SYMWALK_SESSION in its environment says
+# what the session is (Guest.gdb_session_file()).
+GDB = ["gdb", "-nx", "-x", os.path.join(TOP, "gdb-scripts", "session.py")]
 CONSOLE_TAIL = 50
 # Guest time as executed instructions (one per nanosecond), identical from
 # boot to boot: no time passes while the guest idles, and its clock starts
@@ -136,38 +140,21 @@ class Guest:
                              "console:\n{}".format(tail(console)))
         return text
 
-    def gdb_script(self, path, port, lab=None, steps=None, batch=False, tui=False):
-        """Write the gdb commands that load the helpers and attach: to a
-        running guest (lab None), or to a lab's guest, paused before its
-        boot, to run the lab's steps (gdb-scripts/symwalk_gdb/lab.py). A
-        before-boot.gdb beside the steps runs before the boot."""
-        lines = [
-            "set pagination off",
-            "set confirm off",
-            "set auto-load python-scripts off",
-            # Address 0 is the start of the per-CPU area in an SMP kernel:
-            # without this, gdb shows NULL as "0x0 <fixed_percpu_data>".
-            "set print symbol off",
-            # Indexing vmlinux's DWARF takes gdb ~3 s a session, with the
-            # guest stopped: once per kernel is enough.
-            "set index-cache directory " + GDB_INDEX_CACHE,
-            "set index-cache enabled on",
-            "file " + self.vmlinux,
-            "source " + os.path.join(self.kbuild, "vmlinux-gdb.py"),
-            "source " + os.path.join(TOP, "gdb-scripts", "symwalk.py"),
-        ]
-        if lab is None:
-            lines.append("python from symwalk_gdb import lab; lab.attach_only({})".format(port))
-        else:
-            before = os.path.join(os.path.dirname(steps or ""), "before-boot.gdb")
-            lines.append("python from symwalk_gdb import lab; lab.start({}, {!r}, steps={!r}, "
-                         "before_boot={!r}, batch={}, tui={})".format(
-                             port, lab, steps,
-                             before if steps and os.path.exists(before) else None, batch, tui))
+    def gdb_session_file(self, path, port, lab=None, steps=None, batch=False, tui=False):
+        """Write the file gdb-scripts/session.py reads: the kernel to load
+        and whether to attach to a running guest (lab None) or to boot a
+        lab's guest, paused before its boot, and run the lab's steps
+        (gdb-scripts/symwalk_gdb/lab.py); a before-boot.gdb beside the
+        steps runs before the boot. Return the environment gdb needs."""
+        before = os.path.join(os.path.dirname(steps or ""), "before-boot.gdb")
+        session = {"vmlinux": self.vmlinux, "kbuild": self.kbuild,
+                   "index_cache": GDB_INDEX_CACHE, "port": port, "lab": lab,
+                   "steps": steps, "batch": batch, "tui": tui,
+                   "before_boot": before if steps and os.path.exists(before) else None}
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
-            f.write("\n".join(lines) + "\n")
-        return path
+            json.dump(session, f, indent=1)
+        return dict(os.environ, SYMWALK_SESSION=path)
 
 
 def run_scenario(vm, name, timeout=120, stem=None):
@@ -345,17 +332,16 @@ def gdb_session(vm, append, steps, stem, timeout, run_dir=None):
     port = free_port()
     console = os.path.join(run_dir, stem + ".console")
     gdb_log = os.path.join(run_dir, stem + ".gdb.log")
-    script = vm.gdb_script(os.path.join(run_dir, stem + ".gdb"), port,
-                           lab=stem, steps=steps, batch=True)
+    env = vm.gdb_session_file(os.path.join(run_dir, stem + ".session.json"), port,
+                              lab=stem, steps=steps, batch=True)
     qemu = subprocess.Popen(vm.qemu_cmd(append, gdb_port=port, paused=True, console=console),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     finished = True
     try:
         with open(gdb_log, "w") as log:
-            gdb = subprocess.Popen(["gdb", "-nx", "-batch", "-x", script],
-                                   stdin=subprocess.DEVNULL, stdout=log,
-                                   stderr=subprocess.STDOUT, cwd=TOP)
+            gdb = subprocess.Popen(GDB + ["-batch"], stdin=subprocess.DEVNULL, stdout=log,
+                                   stderr=subprocess.STDOUT, cwd=TOP, env=env)
             try:
                 gdb.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -417,14 +403,15 @@ def run_lab_interactive(guest, name, port, tui=False):
     if port_in_use(port):
         raise GuestError("localhost:{} is taken (a 'make run' or another lab?): end it, "
                          "or give this lab another port with GDB_PORT=".format(port))
-    script = guest.gdb_script(os.path.join(RUN, "lab-{}.gdb".format(name)), port,
-                              lab=name, steps=os.path.join(LABS, name, "lab.gdb"), tui=tui)
+    env = guest.gdb_session_file(os.path.join(RUN, "lab-{}.session.json".format(name)), port,
+                                 lab=name, steps=os.path.join(LABS, name, "lab.gdb"), tui=tui)
     # Named after the port too, so that a lab on another port (a test's)
     # never ends this one.
     session = "symwalk-{}-{}".format(name, port)
     qemu = shlex.join(guest.qemu_cmd("symwalk.mode=lab symwalk.lab=" + name,
                                      gdb_port=port, paused=True))
-    gdb = "gdb -nx -q -x {}; tmux kill-session -t {}".format(shlex.quote(script), session)
+    gdb = "SYMWALK_SESSION={} {} -q; tmux kill-session -t {}".format(
+        shlex.quote(env["SYMWALK_SESSION"]), shlex.join(GDB), session)
     subprocess.run(["tmux", "kill-session", "-t", session], stderr=subprocess.DEVNULL)
     subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50",
                     "-c", TOP, qemu], check=True)
@@ -469,8 +456,9 @@ def main():
                                  "'make run' in another terminal (or give its port with "
                                  "GDB_PORT=)".format(args.gdb_port))
             guest = Guest(args.kbuild, args.initramfs)
-            script = guest.gdb_script(os.path.join(RUN, "attach.gdb"), args.gdb_port)
-            os.execvp("gdb", ["gdb", "-nx", "-q", "-x", script])
+            env = guest.gdb_session_file(os.path.join(RUN, "attach.session.json"),
+                                         args.gdb_port)
+            os.execvpe("gdb", GDB + ["-q"], env)
         guest = Guest(args.kbuild, args.initramfs, cpus=args.cpus)
         if args.command == "run":
             if port_in_use(args.gdb_port):

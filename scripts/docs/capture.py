@@ -54,40 +54,6 @@ def capture_walks(vm, out):
     return "walks: {} lines of trace".format(text.count("namei_"))
 
 
-# The gdb side of the helper examples. It runs inside gdb (source FILE.py):
-# each command through gdb.execute(), its output or its error recorded, so
-# that one failing example does not stop the others.
-GDB_RUNNER = r'''
-import json
-import gdb
-
-PLAN = json.loads({plan!r})
-transcript = []
-
-
-def record(command):
-    try:
-        output = gdb.execute(command, to_string=True)
-        ok = True
-    except gdb.error as e:
-        output, ok = str(e) + "\n", False
-    except Exception as e:  # a helper's bug: shown as such
-        output, ok = "Python Exception {{}}: {{}}\n".format(type(e).__name__, e), False
-    transcript.append({{"command": command, "output": output, "ok": ok}})
-    with open(PLAN["out"], "w") as f:
-        json.dump(transcript, f, indent=1)
-    return ok
-
-
-for command in PLAN["session"]:
-    if not record(command) and command.split()[0] in ("continue", "c"):
-        break
-else:
-    for command in PLAN["examples"] + PLAN["last"]:
-        record(command)
-'''
-
-
 def capture_gdb(vm, out, gdb_scripts, examples_file):
     """Boot the guest paused on docs-gdb.sh and run the helper examples."""
     config = load_yaml(examples_file)
@@ -109,12 +75,12 @@ def capture_gdb(vm, out, gdb_scripts, examples_file):
         os.unlink(plan["out"])
     run = os.path.join(out, "run")
     os.makedirs(run, exist_ok=True)
-    runner = os.path.join(run, "gdb-examples.py")
-    with open(runner, "w") as f:
-        f.write(GDB_RUNNER.format(plan=json.dumps(plan)))
-    steps = os.path.join(run, "gdb-examples.gdb")
-    with open(steps, "w") as f:
-        f.write("source {}\n".format(runner))
+    plan_file = os.path.join(run, "gdb-examples.json")
+    with open(plan_file, "w") as f:
+        json.dump(plan, f, indent=1)
+    # gdb-scripts/record_examples.py reads it (gdb inherits the variable).
+    os.environ["SYMWALK_DOCS_PLAN"] = plan_file
+    steps = os.path.join(TOP, "gdb-scripts", "docs-examples.gdb")
     finished, log, console = guest.gdb_session(
         vm, "symwalk.mode=scenario symwalk.scenario=docs-gdb", steps, "gdb-session",
         GDB_TIMEOUT, run_dir=run)

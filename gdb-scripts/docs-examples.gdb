@@ -1,0 +1,2 @@
+# The docs' helper examples (scripts/docs/capture.py), as a lab's steps.
+source gdb-scripts/record_examples.py
