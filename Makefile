@@ -26,7 +26,8 @@ SELFTESTS   := $(TREE)/tools/testing/selftests
 KSELFTESTS  := $(addprefix $(GUEST_BIN)/tests/ksft-namei-,symlink_budget_test retry_budget_test) \
 	       $(addprefix $(GUEST_BIN)/tests/ksft-openat2-,openat2_test resolve_test rename_attack_test)
 GUEST_TOOLS := $(patsubst guest/tools/%.c,$(GUEST_BIN)/tools/%,$(wildcard guest/tools/*.c))
-LAB_FILES   := $(wildcard labs/*/* tests/gdb/*/* bench/*/* guest/scenarios/*.sh)
+LAB_FILES   := $(wildcard labs/*/* tests/gdb/*/* bench/*/* guest/scenarios/*.sh \
+		 exercises/*.sh exercises/*/grade.sh)
 GUEST_CFLAGS := -static -O2 -Wall -Werror -I$(TREE)/tools/testing/selftests
 
 GUEST := python3 scripts/guest.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)
@@ -39,6 +40,9 @@ help:
 	@echo "  make lab [LAB=name] [BATCH=1] [TUI=1]  boot the guest paused, attach gdb, stop in the walk"
 	@echo "                        (TUI=1: gdb shows the walk in a window, redrawn at every stop)"
 	@echo "  make grade LAB=name [ANSWERS=file]  run the lab, grade your predictions (answers/name.txt)"
+	@echo "  make exercise NAME=name  start an exercise (exercises/name/README.rst); make exercises lists them"
+	@echo "  make grade EXERCISE=name  build your change to the walk, boot it, run the exercise's grader"
+	@echo "  make exercises-check  every exercise's grader fails on its start and passes on its solution"
 	@echo "  make labs-soak [RUNS=20] [LOAD=2] [LAB=names]  every lab RUNS times in a row, the host loaded"
 	@echo "  make labs                      list the labs"
 	@echo "  make check                     build everything and run every test"
@@ -132,11 +136,13 @@ labs:
 	@$(GUEST) labs
 
 # make grade LAB=x: the lab run in batch, the predictions in answers/x.txt
-# (ANSWERS=file) graded against what it showed.
+# (ANSWERS=file) graded against what it showed. make grade EXERCISE=x: the
+# exercise's worktree built, booted and graded (mk/exercises.mk).
 grade: kernel initramfs
-	@$(if $(LAB),,echo "make grade needs LAB=name (make labs lists them)" >&2; exit 2)
-	@python3 scripts/grade.py --kbuild $(KBUILD) --initramfs $(INITRAMFS) \
-		lab $(LAB) $(if $(ANSWERS),--answers $(ANSWERS))
+	@$(if $(LAB)$(EXERCISE),,echo "make grade needs LAB=name or EXERCISE=name (make labs, make exercises)" >&2; exit 2)
+	@$(if $(EXERCISE),python3 scripts/exercise.py grade $(EXERCISE), \
+		python3 scripts/grade.py --kbuild $(KBUILD) --initramfs $(INITRAMFS) \
+		lab $(LAB) $(if $(ANSWERS),--answers $(ANSWERS)))
 
 # Every lab RUNS times in a row beside LOAD CPU-bound processes (LAB=: some)
 labs-soak: kernel initramfs

@@ -36,6 +36,12 @@ list=$out.list
 	for scenario in "$top"/guest/scenarios/*.sh; do
 		echo "file /symwalk/scenarios/${scenario##*/} $scenario 0644 0 0"
 	done
+	# The exercises' graders (scripts/exercise.py), run as scenarios.
+	echo "file /symwalk/scenarios/exercise-lib.sh $top/exercises/grade-lib.sh 0644 0 0"
+	for grader in "$top"/exercises/*/grade.sh; do
+		name=$(basename "$(dirname "$grader")")
+		echo "file /symwalk/scenarios/exercise-$name.sh $grader 0644 0 0"
+	done
 	for lab in "$top"/labs/*/ "$top"/tests/gdb/*/ "$top"/bench/*/; do
 		name=$(basename "$lab")
 		echo "dir /symwalk/labs/$name 0755 0 0"

@@ -13,6 +13,12 @@ as make grade does) with where to answer them and how to grade the answers.
 
 renders, folded (an HTML <details> closed by default), the reference answer
 and its explanation for each question of NAME, if given, then the body.
+
+.. symwalk-exercises::
+
+renders every exercise (exercises/NAME/README.rst, its headings a level
+down), each followed by the commands that start and grade it and its
+grader (grade.sh); the reference solutions stay out of the page.
 """
 import os
 import sys
@@ -20,9 +26,11 @@ import sys
 from docutils import nodes
 from docutils.parsers.rst import Directive
 from docutils.statemachine import ViewList
+from sphinx.util.nodes import nested_parse_with_titles
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(TOP, "scripts"))
+import exercise  # noqa: E402
 import grade  # noqa: E402
 
 KIND_HINTS = {"number": "a number", "errno": "an errno, or 0 for success"}
@@ -89,7 +97,42 @@ class Answers(Directive):
                 nodes.raw("", "</details>", format="html")]
 
 
+# A README's adornments, one level down: its title becomes a section of the
+# exercises' page.
+DEMOTED = {"=": "-", "-": "~", "~": "^"}
+
+
+class Exercises(Directive):
+    def run(self):
+        lines = []
+        env = self.state.document.settings.env
+        for name in exercise.names():
+            folder = os.path.join(exercise.EXERCISES, name)
+            readme = os.path.join(folder, "README.rst")
+            env.note_dependency(readme)
+            with open(readme) as f:
+                text = f.read().splitlines()
+            for n, line in enumerate(text):
+                if n and line and set(line) <= set(DEMOTED) and len(line) >= len(text[n - 1]):
+                    line = DEMOTED[line[0]] * len(line)
+                lines.append(line)
+            grader = os.path.join(folder, "grade.sh")
+            env.note_dependency(grader)
+            with open(grader) as f:
+                code = f.read().splitlines()
+            lines += ["", "The grader, ``exercises/{}/grade.sh``, run in the guest "
+                      "(``make grade EXERCISE={}``):".format(name, name), "",
+                      ".. code-block:: sh", ""] + ["   " + c if c else "" for c in code] + [""]
+        view = ViewList()
+        for n, line in enumerate(lines):
+            view.append(line, "exercises", n)
+        section = nodes.section()
+        nested_parse_with_titles(self.state, view, section)
+        return section.children
+
+
 def setup(app):
     app.add_directive("symwalk-predict", Predict)
     app.add_directive("symwalk-answers", Answers)
+    app.add_directive("symwalk-exercises", Exercises)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

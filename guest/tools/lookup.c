@@ -19,7 +19,7 @@
  *             lookups, after the preparations below
  *   -d DIR    look PATH up from DIR (opened O_PATH) instead of the cwd
  *   -R FLAGS  resolve flags for openat2, comma-separated: no_symlinks,
- *             no_magiclinks, no_xdev, beneath, in_root
+ *             no_magiclinks, no_xdev, beneath, in_root, or a number (0x40)
  *   -o FILE   open FILE first; "%d" in PATH becomes the fd
  *   -u        unlink FILE once it is open
  *   -r COUNT  make the lookup COUNT times in this one process (default 1)
@@ -86,15 +86,27 @@ static const struct {
 	{ "in_root", RESOLVE_IN_ROOT },
 };
 
-/* The RESOLVE_* flags named in a comma-separated list; -1 for a bad name. */
+/*
+ * The RESOLVE_* flags named in a comma-separated list, or given as numbers
+ * (0x40: a flag this program does not know, such as an exercise's); -1 for
+ * a bad name.
+ */
 static long long parse_resolve(char *list)
 {
 	long long flags = 0;
-	char *name, *save;
+	char *name, *save, *end;
 
 	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 		size_t i;
 
+		if (!strncmp(name, "0x", 2)) {
+			flags |= strtoll(name, &end, 16);
+			if (*end || end == name + 2) {
+				fprintf(stderr, "lookup: bad resolve flag number '%s'\n", name);
+				return -1;
+			}
+			continue;
+		}
 		for (i = 0; i < sizeof(resolve_names) / sizeof(resolve_names[0]); i++)
 			if (!strcmp(name, resolve_names[i].name))
 				break;
