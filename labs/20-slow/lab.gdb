@@ -5,8 +5,9 @@ continue
 bt 4
 lx-nameidata
 print name->name
-# What d_alloc_parallel() returns: a new dentry for the name, negative
+# What d_alloc_parallel() returns (lx-finish: finish, no other breakpoint
+# in the way): a new dentry for the name, negative
 # until the filesystem's ->lookup() says otherwise.
-finish
+lx-finish
 print $->d_name.name
 print $$->d_inode
