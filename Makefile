@@ -194,7 +194,7 @@ include $(MK_FRAGMENTS)
 endif
 
 clean:
-	rm -rf $(KBUILD) $(BUILD)/kbuild-debug $(BUILD)/series-check $(BUILD)/model $(BUILD)/docs $(GUEST_BIN) $(BUILD)/run $(BUILD)/gdb-index-cache $(BUILD)/gen_init_cpio $(INITRAMFS) $(INITRAMFS).list
+	rm -rf $(KBUILD) $(BUILD)/kbuild-debug $(BUILD)/series-check $(BUILD)/model $(BUILD)/docs $(GUEST_BIN) $(BUILD)/run $(BUILD)/run-debug $(BUILD)/gdb-index-cache $(BUILD)/gen_init_cpio $(INITRAMFS) $(INITRAMFS).list
 
 distclean:
 	@if [ -d $(TREE)/.git ]; then scripts/tree.sh --check-only $(TARBALL) $(TREE) patches; fi

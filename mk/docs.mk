@@ -1,21 +1,17 @@
 # symwalk's documentation site: `make docs`, `make docs-screenshot`.
 #
-# scripts/docs/capture.py boots the guest to capture the site's real data
-# (the walks' trace events, a gdb session with the helpers, each lab in
-# batch) into build/docs/data, again only when the kernel, the initramfs, the
-# helpers, the labs or the docs scenarios changed; scripts/docs/gen.py
-# assembles the Sphinx sources in build/docs/src from Documentation/ and
-# that data; sphinx-build (Debian's, warnings as errors) renders
-# build/docs/html. `make docs` needs the tree, and a built kernel: it never
-# builds one (make kernel, or make check, does).
+# The site shows the guest runs that make check's guest parts left in
+# build/run (scripts/docs_data.py lists them): each lab's page the batch run
+# its expectations judged, the trace of its trigger, the helper examples'
+# gdb session. make docs boots nothing: without those results it says to
+# run make check. scripts/docs/gen.py assembles the Sphinx sources in
+# build/docs/src from Documentation/, the tree and those results;
+# sphinx-build (Debian's, warnings as errors) renders build/docs/html.
 
 DOCS        := $(BUILD)/docs
+DOCS_RUN    ?= $(BUILD)/run
 DOCS_PYTHON := /usr/bin/python3
 SPHINXBUILD := /usr/bin/sphinx-build
-DOCS_DATA_DEPS := $(wildcard $(KBUILD)/arch/x86/boot/bzImage $(KBUILD)/vmlinux) \
-	$(INITRAMFS) $(wildcard gdb-scripts/*.py gdb-scripts/symwalk_gdb/*.py labs/*/*) \
-	$(wildcard guest/scenarios/docs-*.sh) Documentation/helper-examples.yaml \
-	scripts/docs/capture.py scripts/guest.py
 SCREENSHOT_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	--disable-background-networking --disable-component-update --disable-sync \
 	--window-size=1280,3200
@@ -26,9 +22,8 @@ docs-deps:
 	@scripts/deps.sh python3-sphinx python3-yaml graphviz
 
 docs: tree docs-deps
-	@$(MAKE) -s --no-print-directory $(DOCS)/data/captured
-	@echo "docs: generating the sources in $(DOCS)/src"
-	@$(DOCS_PYTHON) scripts/docs/gen.py --tree $(TREE) --data $(DOCS)/data --out $(DOCS)/src
+	@echo "docs: generating the sources in $(DOCS)/src from the runs in $(DOCS_RUN)"
+	@$(DOCS_PYTHON) scripts/docs/gen.py --tree $(TREE) --data $(DOCS_RUN) --out $(DOCS)/src
 	@echo "docs: sphinx-build, warnings as errors, into $(DOCS)/html"
 	@rm -rf $(DOCS)/html $(DOCS)/doctrees
 	@$(SPHINXBUILD) -q -E -W --keep-going -j 2 -d $(DOCS)/doctrees -c Documentation \
@@ -39,12 +34,7 @@ docs: tree docs-deps
 		exit 1; fi; \
 	echo "docs: $(DOCS)/html/index.html ($$n warnings)"
 
-$(DOCS)/data/captured: $(DOCS_DATA_DEPS)
-	@mkdir -p $(@D)
-	@$(DOCS_PYTHON) scripts/docs/capture.py --kbuild $(KBUILD) --initramfs $(INITRAMFS) --out $(@D)
-	@touch $@
-
-# The checks make check runs on the built site (tests/host/docs_test.sh).
+# The checks make check runs on the built site (tests/docs/site_test.sh).
 docs-check: docs
 	@$(DOCS_PYTHON) scripts/docs/check_links.py $(DOCS)/html
 	@$(DOCS_PYTHON) scripts/docs/check_functions.py $(DOCS)/html $(TREE)

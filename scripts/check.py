@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 
+import docs_data
 import grade
 import guest
 import narrative
@@ -171,6 +172,8 @@ def run_lab_triggers(results, vm):
     except guest.GuestError as e:
         results.add("labs' triggers from /", False, str(e))
         return
+    with open(os.path.join(guest.RUN, docs_data.LAB_WALKS), "w") as f:
+        f.write(text)
     for name in guest.lab_names():
         expected = guest.read_expectations(name)
         first = [p[len(guest.CONSOLE):] for p in expected if p.startswith(guest.CONSOLE)]
@@ -200,6 +203,27 @@ def run_labs(results, vm, timeout=60, check=True):
         results.add("lab " + name + ("" if check else " runs"), ok, None if ok else report)
         if check:
             check_grader(results, name)
+    if check:
+        capture_docs_data(results, vm)
+
+
+def capture_docs_data(results, vm):
+    """The docs' own guest runs (scripts/docs_data.py)."""
+    for what, capture in (("the walks of guest/scenarios/docs-walks.sh",
+                           docs_data.capture_walks),
+                          ("the helper examples in gdb", docs_data.capture_gdb)):
+        try:
+            results.add("docs data: {} ({})".format(what, capture(vm)), True)
+        except (docs_data.CaptureError, guest.GuestError) as e:
+            results.add("docs data: " + what, False, str(e))
+
+
+def run_docs_tests(results):
+    """The site, built from the results the other parts left (make docs
+    boots nothing), and checked: after them all."""
+    results.section("the documentation site, from this run's results")
+    for test in sorted(glob.glob(os.path.join(TOP, "tests", "docs", "*_test.*"))):
+        run_tap_program(results, "docs/" + os.path.basename(test), [test], 300)
 
 
 def check_grader(results, name):
@@ -292,6 +316,9 @@ def main():
 
     results = Results()
     if args.debug:
+        # Its own folder: build/run keeps the normal run the docs show.
+        guest.RUN = os.path.join(TOP, "build", "run-debug")
+        os.makedirs(guest.RUN, exist_ok=True)
         for old in glob.glob(os.path.join(guest.RUN, "*.console")):
             os.remove(old)
     # The guest boots quiet: without ignore_loglevel the console would not
@@ -327,6 +354,7 @@ def main():
                 run_host_tests, lambda r: run_guest_tests(r, smp),
                 lambda r: run_labs(r, vm), lambda r: run_helper_tests(r, smp)],
                 start_order=[2, 1, 0, 3])
+            run_docs_tests(results)
     print(results.summary())
     return 1 if results.failed else 0
 

@@ -1,5 +1,6 @@
 # The documentation's walk data: the namei events of walks chosen to show
-# the symlink stack at its key moments, then of each lab's trigger.
+# the symlink stack at its key moments (the labs' walks are traced by
+# lab-triggers.sh).
 # Each walk prints "@@ walk NAME PATH", its events, then "@@ end".
 t=/sys/kernel/tracing
 
@@ -48,18 +49,3 @@ traced unlazy /proc/version lookup stat /proc/version
 # loop: a link to itself spends the budget of 40 links: ELOOP.
 ln -s loop loop
 traced loop loop lookup stat loop
-
-# Each lab's fixture and trigger.
-for dir in /symwalk/labs/*/; do
-	lab=${dir%/}
-	lab=${lab##*/}
-	mkdir -p /lab/$lab
-	(cd /lab/$lab && sh -e $dir/setup.sh) >/dev/null
-	echo "@@ lab $lab $(cat $dir/trigger)"
-	echo > $t/trace
-	echo 1 > $t/events/namei/enable
-	(cd /lab/$lab && sh $dir/trigger) || true
-	echo 0 > $t/events/namei/enable
-	grep ' namei_' $t/trace || true
-	echo "@@ end"
-done

@@ -1,7 +1,11 @@
 #!/usr/bin/python3
 """Assemble the Sphinx sources of symwalk's site in build/docs/src.
 
-usage: gen.py --tree build/linux --data build/docs/data --out build/docs/src
+usage: gen.py --tree build/linux --data build/run --out build/docs/src
+
+--data is the folder of the results make check's guest parts left
+(scripts/docs_data.py lists them): the site shows those runs and boots
+nothing.
 
   - the hand-written pages of Documentation/ (linked, not copied);
   - the labs: one page per labs/NAME/, which includes labs/NAME/lab.rst
@@ -29,6 +33,8 @@ TOP = os.path.dirname(os.path.dirname(HERE))
 DOC = os.path.join(TOP, "Documentation")
 sys.path.insert(0, HERE)
 
+sys.path.insert(0, os.path.join(TOP, "scripts"))
+import docs_data  # noqa: E402
 import helpers  # noqa: E402
 import series  # noqa: E402
 import tracepoints  # noqa: E402
@@ -202,13 +208,26 @@ def strip(states, caption, per_row=3):
 
 # -- walk data --------------------------------------------------------------
 
+def check_data(data):
+    """Every result of make check the site shows, or one sentence naming
+    the command that leaves them."""
+    names = [docs_data.WALKS, docs_data.LAB_WALKS, docs_data.GDB_SESSION]
+    names += ["lab-{}.gdb.log".format(n) for n in lab_names()]
+    missing = [n for n in names if not os.path.exists(os.path.join(data, n))]
+    if missing:
+        raise GenError("the site shows the guest runs of make check, and {} has {} of "
+                       "them ({}{}): run 'make check' first".format(
+                           relative(data), "none" if len(missing) == len(names) else
+                           "not all", ", ".join(missing[:3]),
+                           ", ..." if len(missing) > 3 else ""))
+
+
 def load_walks(data):
-    path = os.path.join(data, "walks.txt")
-    if not os.path.exists(path):
-        raise GenError("{} is missing: run scripts/docs/capture.py (make docs does)".format(
-            relative(path)))
-    with open(path, errors="replace") as f:
-        return walkdata.parse(f.read())
+    text = ""
+    for name in (docs_data.WALKS, docs_data.LAB_WALKS):
+        with open(os.path.join(data, name), errors="replace") as f:
+            text += f.read() + "\n"
+    return walkdata.parse(text)
 
 
 def lookup_text(events, head=14, tail=8):
@@ -316,10 +335,15 @@ def gdb_log_tail(log):
     return clean_paths("\n".join(lines))
 
 
+def lab_names():
+    labs_dir = os.path.join(TOP, "labs")
+    return sorted(d for d in os.listdir(labs_dir)
+                  if os.path.isfile(os.path.join(labs_dir, d, "setup.sh")))
+
+
 def lab_pages(records, data, pictures, out):
     labs_dir = os.path.join(TOP, "labs")
-    names = sorted(d for d in os.listdir(labs_dir)
-                   if os.path.isfile(os.path.join(labs_dir, d, "setup.sh")))
+    names = lab_names()
     page_dir = os.path.join(out, "labs")
     entries = []
     for name in names:
@@ -333,7 +357,7 @@ def lab_pages(records, data, pictures, out):
                 chars = adornments(f.read())
             text.append(".. include:: {}\n\n".format(rel(narrative)))
         else:
-            # Said loudly, and tests/host/docs_test.sh fails on it, but the
+            # Said loudly, and tests/docs/site_test.sh fails on it, but the
             # rest of the site still builds.
             print("docs: labs/{}/lab.rst is missing: the lab's page has no "
                   "narrative".format(name), file=sys.stderr)
@@ -387,8 +411,8 @@ def lab_pages(records, data, pictures, out):
         log = os.path.join(data, "lab-{}.gdb.log".format(name))
         if os.path.exists(log):
             with open(log, errors="replace") as f:
-                text.append("What gdb printed, in ``make lab LAB={} BATCH=1`` as the "
-                            "documentation's build ran it:\n\n".format(name))
+                text.append("What gdb printed, in ``make lab LAB={} BATCH=1`` as ``make "
+                            "check`` ran it, the run its expectations judged:\n\n".format(name))
                 text.append(block(gdb_log_tail(f.read())))
         if os.path.exists(os.path.join(lab, "expect")):
             text.append("``make check`` runs the lab the same way and checks the output "
@@ -426,10 +450,9 @@ TUI_SCREENS = [
 ]
 
 
-def tui_screens():
+def tui_screens(data):
     """The window as the TUI test saw it, or how to get it."""
-    paths = [os.path.join(TOP, "build", "run", "tui-{}.txt".format(name))
-             for name, _ in TUI_SCREENS]
+    paths = [os.path.join(data, "tui-{}.txt".format(name)) for name, _ in TUI_SCREENS]
     if not all(os.path.exists(p) for p in paths):
         return ["The screens of this window appear here after ``make check`` (its "
                 "``gdb/tui_tmux_test.py`` keeps them in ``build/run/tui-*.txt``).\n\n"]
@@ -444,7 +467,7 @@ def tui_screens():
 
 def helper_page(data, out):
     found = helpers.find_helpers(os.path.join(TOP, "gdb-scripts"))
-    session_file = os.path.join(data, "gdb-session.json")
+    session_file = os.path.join(data, docs_data.GDB_SESSION)
     with open(session_file) as f:
         transcript = json.load(f)
     config = load_yaml(os.path.join(DOC, "helper-examples.yaml"))
@@ -459,7 +482,7 @@ def helper_page(data, out):
             "compiler optimizes out.\n\n"
             "Each entry below is generated from the helper's class in "
             "``gdb-scripts/symwalk_gdb/``: its docstring is gdb's ``help`` text. The "
-            "examples are real: the documentation's build boots the guest on "
+            "examples are real: ``make check`` boots the guest on "
             "``guest/scenarios/docs-gdb.sh``, which looks up ``n1/f`` through "
             "``n1 -> n2/e``, ``n2 -> n3/e`` and ``n3 -> dir``, stops it after its "
             "third push (three frames, the stack on the heap) and runs the commands of "
@@ -482,7 +505,7 @@ def helper_page(data, out):
         if h.details:
             text.append(block(h.details))
         if h.name == "lx-walk-tui":
-            text += tui_screens()
+            text += tui_screens(data)
         shown = []
         for i, entry in enumerate(transcript):
             if h.uses(entry["command"]):
@@ -584,8 +607,8 @@ def tracepoint_page(tree, records, out):
         "This page is generated from the header of the patched tree; each "
         "event's call sites are the ``{1}_trace()`` sites of ``fs/namei.c``, and its "
         "example lines are real: the trace of the walks of "
-        "``guest/scenarios/docs-walks.sh``, captured when the site was "
-        "built.\n\n".format(limit.group(1) if limit else "a bounded number of", system))
+        "``guest/scenarios/docs-walks.sh`` and of the labs' triggers, as ``make "
+        "check`` last ran them.\n\n".format(limit.group(1) if limit else "a bounded number of", system))
     first = next((e for _, e in examples.get("namei_link_push", [])), None) or next(
         (ex[0][1] for ex in examples.values()), None)
     if first:
@@ -755,6 +778,7 @@ def main():
         if os.path.isdir(out):
             shutil.rmtree(out)
         os.makedirs(out)
+        check_data(args.data)
         link_handwritten(out)
         records = load_walks(args.data)
         pictures = Pictures(out)

@@ -93,19 +93,20 @@ class Record:
         return chosen[-1] if chosen else []
 
     def lookups_named(self, script, limit=4):
-        """The lookups of the names a script (a lab's trigger) passes to
-        the lookup tool, each once (its last attempt), in order, those that
-        push a link on the symlink stack; at most limit."""
+        """The lookups of the names a script (a lab's trigger) mentions,
+        each once (its last attempt), in order, those that push a link on
+        the symlink stack; at most limit. A name is any word of the script
+        (a trigger may call lookup through a shell function); a lookup no
+        word names (busybox's re-exec through /proc/self/exe) is left out."""
         wanted = []
         for line in script.splitlines():
-            words = line.split()
-            if words and words[0] == "lookup":
-                for word in words[1:]:
-                    if "/" in word or not word.startswith("-"):
-                        # Shell variables match any component, %d a number.
-                        parts = re.split(r"\$\{?\w+\}?", word.strip("'\""))
-                        wanted.append("[^/]*".join(
-                            re.escape(p).replace("%d", r"\d+") for p in parts))
+            for word in line.split("#", 1)[0].split():
+                word = word.strip("'\"")
+                if word and not word.startswith("-"):
+                    # Shell variables match any component, %d a number.
+                    parts = re.split(r"\$\{?\w+\}?", word)
+                    wanted.append("[^/]*".join(
+                        re.escape(p).replace("%d", r"\d+") for p in parts))
         found = {}
         for walk in self.lookups():
             name = walk[0]["name"]
