@@ -227,8 +227,8 @@ def host_part(args):
         report(summary("boot of the guest to its shell and out, %d vCPU%s"
                        % (cpus, "s" if cpus > 1 else ""), boots, "s"))
 
-    report(summary("make lab LAB=01-chain BATCH=1", [
-        timed(["make", "-s", "lab", "LAB=01-chain", "BATCH=1"], env=env)
+    report(summary("make lab LAB=04-chain BATCH=1", [
+        timed(["make", "-s", "lab", "LAB=04-chain", "BATCH=1"], env=env)
         for _ in range(runs)], "s"))
 
     sys.path.insert(0, os.path.join(TOP, "tests", "gdb"))
@@ -238,7 +238,7 @@ def host_part(args):
         start = time.perf_counter()
         lab = lab_tmux_test.Lab()
         try:
-            if not lab.wait(lambda: "pushed /lab/01-chain/l3" in lab.pane(1), 120):
+            if not lab.wait(lambda: "pushed /lab/04-chain/l3" in lab.pane(1), 120):
                 raise BenchError("make lab never showed its first stop")
             first.append(time.perf_counter() - start)
             if not lab.wait(lambda: "its steps are done" in lab.pane(1), 120):

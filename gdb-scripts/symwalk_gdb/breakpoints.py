@@ -191,7 +191,7 @@ symwalk-lab."""
     @one_sentence("lx-walk-break")
     def invoke(self, arg, from_tty):
         usage = ("lx-walk-break: name the process or the path, e.g. "
-                 "lx-walk-break symwalk-lab or lx-walk-break /lab/01-chain/l3/file")
+                 "lx-walk-break symwalk-lab or lx-walk-break /lab/04-chain/l3/file")
         words, depth = parse_depth(gdb.string_to_argv(arg))
         if len(words) == 2 and words[0] in ("-c", "-p"):
             kind, value = words

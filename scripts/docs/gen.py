@@ -441,7 +441,7 @@ def lab_pages(records, data, pictures, out):
 # -- gdb helpers ------------------------------------------------------------
 
 # The screens of the walk's window that make check's tests/gdb/tui_tmux_test.py
-# kept (make lab TUI=1, lab 01-chain, an 80x24 terminal).
+# kept (make lab TUI=1, lab 04-chain, an 80x24 terminal).
 TUI_SCREENS = [
     ("first-push", "After ``lab-trigger``, stopped at the first push: ``l3``, marked "
      "``*`` as the frame that changed."),

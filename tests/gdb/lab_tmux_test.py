@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make lab as a student meets it, driven through tmux.
 
-`make lab LAB=01-chain` runs on a pseudo-terminal of its own, with a tmux
+`make lab LAB=04-chain` runs on a pseudo-terminal of its own, with a tmux
 server of its own (TMUX_TMPDIR), so that neither the student's tmux nor
 their port 1234 is touched. The test types what a student types (send-keys)
 and reads the panes (capture-pane): the first screen, `continue`,
@@ -25,7 +25,7 @@ import threading
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LAB = "01-chain"
+LAB = "04-chain"
 # Never in a pane of a lab: a traceback, an internal breakpoint's stop,
 # where gdb thinks a paused guest starts.
 NEVER = re.compile(r"Traceback|Python Exception|^Breakpoint -\d+|in \?\? \(\)", re.M)
@@ -156,9 +156,9 @@ def main():
             lab.type(1, "continue")
             shell = lab.wait(lambda: "guest shell" in lab.pane(0), 60)
             tap.check("continue: the trigger finishes and the guest shell starts", shell, lab)
-            pushes = lab.pane(1).count("pushed /lab/01-chain/l3")
+            pushes = lab.pane(1).count("pushed /lab/04-chain/l3")
             lab.type(0, "lab-trigger")
-            stopped = lab.wait(lambda: lab.pane(1).count("pushed /lab/01-chain/l3") > pushes, 60)
+            stopped = lab.wait(lambda: lab.pane(1).count("pushed /lab/04-chain/l3") > pushes, 60)
             tap.check("lab-trigger in the guest pane stops gdb at the lab's push", stopped, lab)
             stacks = lab.pane(1).count("symlink stack of the walk of symwalk-lab")
             lab.type(1, "lx-symlink-stack")

@@ -17,8 +17,8 @@ from lab_tmux_test import NEVER, TOP, Lab, Tap  # noqa: E402
 
 ROWS, COLUMNS = 24, 80
 TITLE = "symwalk: the walk"
-FIRST = re.compile(r"^\s*.?\*\[0\] /lab/01-chain/l3  remnant", re.M)
-SECOND = re.compile(r"^\s*.?\*\[0\] /lab/01-chain/l[12]  remnant", re.M)
+FIRST = re.compile(r"^\s*.?\*\[0\] /lab/04-chain/l3  remnant", re.M)
+SECOND = re.compile(r"^\s*.?\*\[0\] /lab/04-chain/l[12]  remnant", re.M)
 
 
 def keep(lab, name):
@@ -63,7 +63,7 @@ def main():
         tap.check("next across the next push: the window shows the new frame (l2, or l1 past it), marked as changed",
                   crossed, lab)
         tap.check("the window shows no frame of l3 any more (it was popped)",
-                  crossed and "/lab/01-chain/l3  remnant" not in screen, lab)
+                  crossed and "/lab/04-chain/l3  remnant" not in screen, lab)
         tap.check("no traceback, no internal stop", not NEVER.search(lab.pane(1)), lab)
         lab.type(1, "quit")
         tap.check("quit in gdb ends the lab", lab.wait(lambda: not lab.alive(), 20), lab)

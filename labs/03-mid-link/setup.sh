@@ -1,8 +1,0 @@
-# One link in the middle of the path: link -> real/deeper.
-mkdir -p real/deeper/c
-echo "reached through one link" > real/deeper/c/file
-ln -s real/deeper link
-# Let the clock (4 ms a tick) pass the links' creation time: the first walk
-# through a link must then update its atime, and leaves RCU-walk to do it
-# (/lab is on the rootfs, mounted without relatime; lab 11-atime).
-usleep 20000

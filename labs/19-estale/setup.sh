@@ -1,9 +1,0 @@
-# A link and the file behind it, on a noatime tmpfs (so that no atime
-# update takes the walk out of RCU-walk; lab 11-atime):
-#   t/dir/file
-#   t/link -> dir
-mkdir t
-mount -t tmpfs -o noatime,mode=0755 lab-19 t
-mkdir t/dir
-echo "still here" > t/dir/file
-ln -s dir t/link
