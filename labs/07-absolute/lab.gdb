@@ -7,7 +7,7 @@ break nd_jump_root if $_streq($lx_current().comm, "symwalk-lab")
 continue
 bt 3
 p $lx_nameidata()->depth
-p $lx_dentry_name($lx_nameidata()->path.dentry)
+lx-nameidata
 p $lx_nameidata()->root.mnt
 # 2. After the jump, once link_path_walk() has stored the remnant "file".
 lx-walk-break symwalk-lab
