@@ -45,6 +45,7 @@ help:
 	@echo "  make exercise NAME=name  start an exercise (exercises/name/README.rst); make exercises lists them"
 	@echo "  make grade EXERCISE=name  build your change to the walk, boot it, run the exercise's grader"
 	@echo "  make exercises-check  every exercise's grader fails on its start and passes on its solution"
+	@echo "  make exercises-soak [RUNS=20] [LOAD=2] [NAME=x]  each grader RUNS times on its solution, the host loaded"
 	@echo "  make labs-soak [RUNS=20] [LOAD=2] [LAB=names]  every lab RUNS times in a row, the host loaded"
 	@echo "  make labs                      list the labs"
 	@echo "  make check                     build everything and run every test"

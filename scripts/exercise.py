@@ -13,6 +13,8 @@ scenario (TAP; "# vcpus: N" at its top boots N vCPUs).
   grade NAME   build the worktree as it is, boot it, run the grader
   check        for every exercise: its grader fails on the starting state
                and passes on the reference solution
+  soak         each grader --runs times on its reference solution, --load
+               CPU-bound processes beside
 """
 import argparse
 import os
@@ -23,6 +25,7 @@ import sys
 import time
 
 import guest
+import labs_soak
 
 TOP = guest.TOP
 EXERCISES = os.path.join(TOP, "exercises")
@@ -121,6 +124,11 @@ def vcpus(name):
 def grade(name):
     """Build the worktree, boot it, run the grader: [(ok, check, detail)]."""
     build()
+    return run_grader(name)
+
+
+def run_grader(name):
+    """Boot the worktree's kernel as built and run the grader."""
     vm = guest.Guest(KBUILD, INITRAMFS, cpus=vcpus(name))
     try:
         text = guest.run_scenario(vm, "exercise-" + name, timeout=GRADE_TIMEOUT,
@@ -178,6 +186,45 @@ def check_all(only=None):
     return 1 if failed else 0
 
 
+def soak(only, runs, load):
+    """Each grader RUNS times in a row on its reference solution, LOAD
+    CPU-bound processes beside: a grader that passes once may still depend
+    on timing. The reports of failed runs are kept in build/soak/."""
+    os.makedirs(labs_soak.SOAK, exist_ok=True)
+    exercises = only or names()
+    print("exercises-soak: {} graders, {} runs each on the reference solution, {} "
+          "CPU-bound process{} beside".format(len(exercises), runs, load,
+                                              "" if load == 1 else "es"), flush=True)
+    passed = failed = 0
+    for name in exercises:
+        start(name, force=True)
+        apply(os.path.join(EXERCISES, name, "solution.patch"))
+        build()
+        spinning = labs_soak.spinners(load)
+        began, bad = time.monotonic(), []
+        try:
+            for run in range(1, runs + 1):
+                results = run_grader(name)
+                if all(ok for ok, _, _ in results):
+                    continue
+                bad.append(run)
+                path = os.path.join(labs_soak.SOAK, "exercise-{}-run{}.txt".format(name, run))
+                with open(path, "w") as f:
+                    f.write("".join("{} {}\n{}".format("ok" if ok else "not ok", check, detail)
+                                    for ok, check, detail in results))
+        finally:
+            for process in spinning:
+                process.kill()
+                process.wait()
+        passed, failed = passed + runs - len(bad), failed + len(bad)
+        print("{} {}: {} of {} passed{} ({:.0f} s)".format(
+            "ok    " if not bad else "FAILED", name, runs - len(bad), runs,
+            "; failed runs {} (reports in build/soak/)".format(", ".join(map(str, bad)))
+            if bad else "", time.monotonic() - began), flush=True)
+    print("{} passed, {} failed".format(passed, failed))
+    return 1 if failed else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -185,6 +232,10 @@ def main():
     for command in ("start", "grade"):
         sub.add_parser(command).add_argument("name")
     sub.add_parser("check").add_argument("names", nargs="*")
+    soaking = sub.add_parser("soak")
+    soaking.add_argument("--runs", type=int, default=20)
+    soaking.add_argument("--load", type=int, default=2)
+    soaking.add_argument("names", nargs="*")
     args = parser.parse_args()
     try:
         if args.command == "list":
@@ -193,6 +244,10 @@ def main():
             return 0
         if args.command == "check":
             return check_all([resolve(n) for n in args.names])
+        if args.command == "soak":
+            if args.runs < 1 or args.load < 0:
+                parser.error("--runs must be 1 or more, --load 0 or more")
+            return soak([resolve(n) for n in args.names], args.runs, args.load)
         name = resolve(args.name)
         if args.command == "start":
             start(name)
