@@ -5,11 +5,12 @@ A lab that passes once may still depend on timing: the guest runs under
 TCG, gdb stops and resumes it, some labs race a rename. This runs each lab
 RUNS times in a row (make lab BATCH=1's run, expectations checked) while
 LOAD processes spin on the host's CPUs, prints a line per lab and ends with
-"N passed, N failed"; the report of each failed run is kept in
-build/soak/. A soak, not a test: make check does not run it.
+"N passed, N failed"; the report and the gdb log of each failed run are
+kept in build/soak/. A soak, not a test: make check does not run it.
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -61,6 +62,9 @@ def main():
                 path = os.path.join(SOAK, "{}-run{}.txt".format(name, run))
                 with open(path, "w") as f:
                     f.write(report + "\n")
+                # The next run overwrites the gdb log: keep the failed one.
+                shutil.copyfile(os.path.join(guest.RUN, "lab-{}.gdb.log".format(name)),
+                                path[:-len(".txt")] + ".gdb.log")
             print("{} {}: {} of {} passed{} ({:.0f} s)".format(
                 "ok    " if not bad else "FAILED", name, args.runs - len(bad), args.runs,
                 "; failed runs {} (reports in build/soak/)".format(

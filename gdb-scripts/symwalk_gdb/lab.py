@@ -22,6 +22,7 @@ import time
 
 import gdb
 
+from symwalk_gdb import walk
 from symwalk_gdb.command import stop_location
 
 # The hostnames the guest announces (initramfs/init, guest/tools/lookup.c).
@@ -210,6 +211,26 @@ def read_steps(path):
     return steps
 
 
+RESUMING = ("continue", "c")
+
+
+def run_step(command):
+    """Run one command of the steps. A continue that QEMU's gdbstub answers
+    with the stop the guest was already at (now and then it reports one
+    breakpoint hit twice; walk.RepeatedHits) is continued again, the
+    repeat's output left out: the next stop is the one the steps expect."""
+    if command.strip() not in RESUMING:
+        gdb.execute(command)
+        return
+    before = walk.stopped_at()
+    output = gdb.execute(command, to_string=True)
+    for _ in range(3):
+        if before is None or walk.stopped_at() != before:
+            break
+        output = gdb.execute(command, to_string=True)
+    gdb.write(output.lstrip("\n"))  # as gdb -batch prints a stop
+
+
 def run_steps(path):
     """Run each step of path, each command shown before its output as the
     student would have typed it; an error is reported and the steps go
@@ -222,7 +243,7 @@ def run_steps(path):
         gdb.write("(gdb) " + command.replace("\n", "\n      ") + "\n")
         gdb.flush()
         try:
-            gdb.execute(command)
+            run_step(command)
         except KeyboardInterrupt:
             gdb.write("symwalk: the lab's steps were interrupted; the rest of "
                       "them are in {}.\n".format(path))

@@ -320,6 +320,26 @@ class Frame:
         self.remnant = remnant
 
 
+def stopped_at():
+    """Where the guest is stopped (or stopping, in a breakpoint's stop()):
+    its thread and general registers, or None when it is gone. Two stops
+    with the same are one place."""
+    thread = gdb.selected_thread()
+    if thread is None:
+        return None
+    try:
+        frame = gdb.newest_frame()
+    except gdb.error:
+        return None  # running: no frame to read
+    registers = []
+    for register in frame.architecture().registers("general"):
+        try:
+            registers.append(int(frame.read_register(register.name)))
+        except (gdb.error, ValueError):
+            pass  # a register this target does not send
+    return thread.num, tuple(registers)
+
+
 class RepeatedHits:
     """gdb, on QEMU's gdbstub, now and then reports one breakpoint hit twice
     in a row, the guest unchanged between the two. A repeat is a hit of the
@@ -333,16 +353,8 @@ class RepeatedHits:
 
     def repeated(self, walk):
         """Whether this hit repeats the last one recorded; records it if not."""
-        frame = gdb.newest_frame()
-        registers = []
-        for register in frame.architecture().registers("general"):
-            try:
-                registers.append(int(frame.read_register(register.name)))
-            except (gdb.error, ValueError):
-                pass  # a register this target does not send
-        hit = (gdb.selected_thread().num, int(current_task(in_stop=True)["pid"]),
-               tuple(registers), walk.address, walk.depth, walk.total_link_count,
-               walk.flags, walk.state)
+        hit = (stopped_at(), int(current_task(in_stop=True)["pid"]), walk.address,
+               walk.depth, walk.total_link_count, walk.flags, walk.state)
         if hit == self.last:
             return True
         self.last = hit
