@@ -5,6 +5,8 @@ literals such as ``depth: 1`` or ``namei_unlazy: ... reason=atime`` (a
 field and its value; "..." elides a part of the line). Each such quote must
 be found, its parts in order, in a line of the run that an expectation of
 labs/NAME/expect matched: a narrative cannot promise what nothing checks.
+A part is not found inside a longer word or number (``flags=2`` is not in
+``flags=2548896``).
 Prose ("the depth stays 1") is not read; quote the output to have it held.
 """
 import os
@@ -29,13 +31,16 @@ def quotes(rst):
 
 
 def in_line(quote, line):
-    """Whether the quote's parts ("..." between them) are in the line, in order."""
+    """Whether the quote's parts ("..." between them) are in the line, in
+    order, none of them the start or the end of a longer word."""
     pos = 0
     for part in (p for p in re.split(r"\s*\.\.\.\s*", quote) if p):
-        pos = line.find(part, pos)
-        if pos < 0:
+        whole = (r"(?<!\w)" if re.match(r"\w", part) else "") + re.escape(part) + \
+            (r"(?!\w)" if re.search(r"\w$", part) else "")
+        found = re.compile(whole).search(line, pos)
+        if not found:
             return False
-        pos += len(part)
+        pos = found.end()
     return True
 
 

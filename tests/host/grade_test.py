@@ -155,5 +155,9 @@ check("the narrative's output quotes: only in its section, wrapped lines joined"
 check("a quote is in a line when its parts are, in order",
       narrative.in_line(said[1], CONSOLE.splitlines()[1])
       and not narrative.in_line('mode=ref ... link="b"', CONSOLE.splitlines()[1]))
+check("a part of a quote is never the start or the end of a longer word",
+      narrative.in_line("links=2 link=", CONSOLE.splitlines()[1])
+      and not narrative.in_line("links=2", 'namei_link_push: links=24')
+      and not narrative.in_line("ink=", CONSOLE.splitlines()[1]))
 
 done()
