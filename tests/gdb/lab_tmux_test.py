@@ -51,11 +51,13 @@ class Lab:
             self.env.pop(name, None)
         self.pid, self.master = pty.fork()
         if self.pid == 0:
+            # The size before make starts: the tmux session is made at it.
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
             os.chdir(TOP)
             os.execvpe("make", ["make", "-s", "lab", "LAB=" + LAB,
                                 "GDB_PORT={}".format(self.port)] + list(make_args), self.env)
-        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         self.terminal = []
+        self.status = None
         threading.Thread(target=self.drain, daemon=True).start()
 
     def drain(self):
@@ -74,9 +76,11 @@ class Lab:
         return subprocess.run(["tmux"] + list(args), env=self.env, capture_output=True,
                               text=True, timeout=10)
 
-    def screen(self, index):
-        """What a pane shows now, without its history."""
-        out = self.tmux("capture-pane", "-p", "-t", "{}:0.{}".format(self.session, index))
+    def screen(self, index, joined=False):
+        """What a pane shows now, without its history; joined: a line the
+        terminal wrapped is one line, as long as what was written."""
+        out = self.tmux("capture-pane", "-p", *(["-J"] if joined else []),
+                        "-t", "{}:0.{}".format(self.session, index))
         return out.stdout if out.returncode == 0 else ""
 
     def pane(self, index):
@@ -100,13 +104,26 @@ class Lab:
     def alive(self):
         return self.tmux("has-session", "-t", self.session).returncode == 0
 
+    def started(self, seconds=150):
+        """Wait until make lab has made its tmux session, or has failed:
+        under load, make's look at the kernel's build alone takes a minute
+        or more, and the waits for the lab's screens start after it."""
+        self.wait(lambda: self.alive() or self.exited(), seconds)
+        return self.alive()
+
+    def exited(self):
+        """Whether make lab (or the tmux client it became) has ended."""
+        if self.status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = status
+        return self.status is not None
+
     def close(self):
         self.tmux("kill-server")
-        try:
+        if not self.exited():
             os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        os.waitpid(self.pid, 0)
+            os.waitpid(self.pid, 0)
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
 
@@ -140,7 +157,7 @@ def main():
     tap = Tap()
     lab = Lab()
     try:
-        started = lab.wait(lambda: "its steps are done" in lab.pane(1), 120)
+        started = lab.started() and lab.wait(lambda: "its steps are done" in lab.pane(1), 120)
         first = lab.pane(1)
         if tap.check("make lab: the gdb pane reaches the end of the lab's steps", started, lab):
             tap.check("the first screen shows each lab.gdb command before its output",

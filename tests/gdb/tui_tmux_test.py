@@ -18,6 +18,7 @@ from lab_tmux_test import NEVER, TOP, Lab, Tap  # noqa: E402
 ROWS, COLUMNS = 24, 80
 TITLE = "symwalk: the walk"
 FIRST = re.compile(r"^\s*.?\*\[0\] /lab/04-chain/l3  remnant", re.M)
+WIDTH = re.compile(r"characters gdb thinks are in a line is {}\.".format(COLUMNS))
 SECOND = re.compile(r"^\s*.?\*\[0\] /lab/04-chain/l[12]  remnant", re.M)
 
 
@@ -36,16 +37,22 @@ def main():
     tap = Tap()
     lab = Lab(make_args=["TUI=1"], rows=ROWS, columns=COLUMNS)
     try:
-        opened = lab.wait(lambda: TITLE in lab.screen(1), 120)
+        opened = lab.started() and lab.wait(lambda: TITLE in lab.screen(1), 120)
         screen = keep(lab, "after-steps")
         if not tap.check("make lab TUI=1: the walk's window opens after the lab's steps",
                          opened, lab):
             return 1
         tap.check("the window says the walk has ended (gdb is in restore_nameidata())",
                   "ended: depth 0" in screen, lab)
-        too_wide = [line for line in screen.splitlines() if len(line) > COLUMNS]
+        # Joined, a line the TUI drew wider than the pane is as long as
+        # gdb meant it, not cut at the pane's edge.
+        too_wide = [line for line in lab.screen(1, joined=True).splitlines()
+                    if len(line) > COLUMNS]
         tap.check("every line fits the 80-column terminal", not too_wide, lab,
                   "too wide: {!r}".format(too_wide[:1]))
+        lab.type(1, "show width")
+        tap.check("gdb knows the terminal is 80 columns wide (show width)",
+                  lab.wait(lambda: WIDTH.search(lab.screen(1)), 20), lab)
         lab.type(1, "continue")
         shell = lab.wait(lambda: "guest shell" in lab.pane(0), 60)
         tap.check("continue: the trigger finishes and the guest shell starts", shell, lab)
