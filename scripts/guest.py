@@ -413,15 +413,23 @@ def run_lab_interactive(guest, name, port, tui=False):
     gdb = "SYMWALK_SESSION={} {} -q; tmux kill-session -t {}".format(
         shlex.quote(env["SYMWALK_SESSION"]), shlex.join(GDB), session)
     subprocess.run(["tmux", "kill-session", "-t", session], stderr=subprocess.DEVNULL)
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "200", "-y", "50",
-                    "-c", TOP, qemu], check=True)
-    subprocess.run(["tmux", "set-option", "-t", session, "remain-on-exit", "off"], check=True)
-    subprocess.run(["tmux", "split-window", "-v", "-p", "65", "-t", session, "-c", TOP,
-                    gdb], check=True)
     print("lab {}: guest console above, gdb below; Ctrl-b o moves between them, "
           "'quit' in gdb ends the lab.".format(name))
-    attach = ["switch-client"] if os.environ.get("TMUX") else ["attach-session"]
-    os.execvp("tmux", ["tmux"] + attach + ["-t", session])
+    # gdb must start in a pane of its final size: gdb 13 misses a resize
+    # that comes during its startup script (the whole lab start) once the
+    # guest has run, keeps the old width, and its TUI draws lines that
+    # wide. A session made detached at 200x50 was resized when the client
+    # attached, and under load that came late enough. So the session is
+    # made at the terminal's size: by the client itself, or inside tmux
+    # at the size of the client it switches to (-x - -y -).
+    panes = ["-c", TOP, qemu, ";",
+             "set-option", "-t", session, "remain-on-exit", "off", ";",
+             "split-window", "-v", "-p", "65", "-t", session, "-c", TOP, gdb]
+    if os.environ.get("TMUX"):
+        subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "-", "-y", "-"]
+                       + panes, check=True)
+        os.execvp("tmux", ["tmux", "switch-client", "-t", session])
+    os.execvp("tmux", ["tmux", "new-session", "-s", session] + panes)
 
 
 def main():
