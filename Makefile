@@ -89,7 +89,7 @@ $(KBUILD)/usr/gen_init_cpio: | kernel
 
 HARNESS := $(wildcard $(TREE)/tools/testing/selftests/kselftest*.h)
 
-$(GUEST_BIN)/tests/%: tests/guest/%.c $(HARNESS)
+$(GUEST_BIN)/tests/%: tests/guest/%.c $(wildcard tests/guest/*.h) $(HARNESS)
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 
