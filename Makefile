@@ -19,7 +19,9 @@ TUI       ?=
 # The guest's vCPUs for make run and make lab (make check picks its own)
 SMP       ?= 1
 
-GUEST_TESTS := $(patsubst guest/tests/%.c,$(GUEST_BIN)/tests/%,$(wildcard guest/tests/*.c))
+# The guest tests: tests/guest/, and the fuzzer and the race, which link the
+# model and are built by model/Makefile from guest/tests/.
+GUEST_TESTS := $(patsubst %.c,$(GUEST_BIN)/tests/%,$(notdir $(wildcard tests/guest/*.c guest/tests/*.c)))
 # The kernel's own selftests, built from the patched tree: the series' own
 # and openat2's.
 SELFTESTS   := $(TREE)/tools/testing/selftests
@@ -87,7 +89,7 @@ $(KBUILD)/usr/gen_init_cpio: | kernel
 
 HARNESS := $(wildcard $(TREE)/tools/testing/selftests/kselftest*.h)
 
-$(GUEST_BIN)/tests/%: guest/tests/%.c $(HARNESS)
+$(GUEST_BIN)/tests/%: tests/guest/%.c $(wildcard tests/guest/*.h) $(HARNESS)
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 
@@ -122,8 +124,8 @@ $(GUEST_BIN)/tools/%: guest/tools/%.c
 	@mkdir -p $(@D)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 
-$(INITRAMFS): $(wildcard initramfs/*) $(KBUILD)/usr/gen_init_cpio $(GUEST_TESTS) $(KSELFTESTS) $(GUEST_TOOLS) $(LAB_FILES)
-	@initramfs/mkinitramfs.sh $(KBUILD)/usr/gen_init_cpio $(GUEST_BIN) $@
+$(INITRAMFS): $(wildcard guest/initramfs/*) $(KBUILD)/usr/gen_init_cpio $(GUEST_TESTS) $(KSELFTESTS) $(GUEST_TOOLS) $(LAB_FILES)
+	@guest/initramfs/mkinitramfs.sh $(KBUILD)/usr/gen_init_cpio $(GUEST_BIN) $@
 
 run: kernel initramfs
 	@$(GUEST) --cpus $(SMP) run --gdb-port $(GDB_PORT)

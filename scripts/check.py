@@ -20,6 +20,7 @@ import narrative
 
 TOP = guest.TOP
 TAP_LINE = re.compile(r"^(not )?ok \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP|TODO)\b.*)?$")
+PLAN_LINE = re.compile(r"^1\.\.(\d+)\b")
 GUEST_TIMEOUT = 300
 
 
@@ -95,17 +96,30 @@ def parse_tap(text):
     return results
 
 
+def planned(text):
+    """The N of the stream's one plan line, "1..N" (KTAP prints it after
+    its version line, TAP may print it last), or None."""
+    plans = [m.group(1) for m in (PLAN_LINE.match(line.strip()) for line in text.splitlines())
+             if m]
+    return int(plans[0]) if len(plans) == 1 else None
+
+
 def add_tap(results, prefix, text, rc):
-    """Record a TAP stream; a program that exits non-zero or prints no
-    result at all is a failure of its own."""
+    """Record a TAP or KTAP stream; a program that exits non-zero, prints
+    no result at all or fewer or more than its plan says is a failure of
+    its own."""
     count = failed = 0
     for name, ok, skipped, comments in parse_tap(text):
         count += 1
         failed += not (ok or skipped)
         results.add("{}: {}".format(prefix, name), ok or skipped,
                     "\n".join(comments[-40:]), skipped=skipped)
+    plan = planned(text)
     if count == 0:
         results.add(prefix, False, "printed no test result:\n" + text[-2000:])
+    elif plan is not None and plan != count:
+        results.add(prefix + " (plan)", False, "planned {} results, printed {}:\n{}".format(
+            plan, count, text[-2000:]))
     elif rc != 0 and not failed:
         results.add(prefix + " (exit status)", False, "exited with {}".format(rc))
 
@@ -152,7 +166,7 @@ def run_helper_tests(results, vm):
 
 
 def run_tap_program(results, name, command, timeout):
-    """Run a program that prints TAP, at most timeout seconds."""
+    """Run a program that prints TAP or KTAP, at most timeout seconds."""
     try:
         proc = subprocess.run(command, cwd=TOP, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, timeout=timeout)

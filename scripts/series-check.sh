@@ -2,7 +2,7 @@
 # Check the series as a reviewer would: each patch applies with git am on
 # the pristine tree, in order; the kernel builds after each one; each is
 # checkpatch --strict clean (but for what the cover letter justifies); and
-# fs/namei.c's kernel-doc has no warning at the end. Prints a TAP line per
+# fs/namei.c's kernel-doc has no warning at the end. Prints a KTAP line per
 # check. A separate worktree and build directory keep build/linux and
 # build/kbuild as they are.
 #

@@ -25,7 +25,7 @@ import gdb
 from symwalk_gdb import walk
 from symwalk_gdb.command import stop_location
 
-# The hostnames the guest announces (initramfs/init, guest/tools/lookup.c).
+# The hostnames the guest announces (guest/initramfs/init, guest/tools/lookup.c).
 READY = "symwalk-ready"
 LAB_PROCESS = "symwalk-lab"
 

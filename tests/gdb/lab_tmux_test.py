@@ -7,7 +7,7 @@ their port 1234 is touched. The test types what a student types (send-keys)
 and reads the panes (capture-pane): the first screen, `continue`,
 `lab-trigger` in the guest pane, the stop at the lab's push,
 `lx-symlink-stack`, `quit`. Every wait is bounded; a failure shows both
-panes. Output: TAP.
+panes. Output: KTAP.
 """
 import fcntl
 import os
@@ -25,6 +25,9 @@ import threading
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, "tests", "host"))
+import taplib  # noqa: E402
+
 LAB = "04-chain"
 # Never in a pane of a lab: a traceback, an internal breakpoint's stop,
 # where gdb thinks a paused guest starts.
@@ -127,71 +130,61 @@ class Lab:
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
 
-class Tap:
-    def __init__(self):
-        self.n = 0
-        self.failed = False
-
-    def check(self, name, ok, lab=None, detail=""):
-        self.n += 1
-        print("{}ok {} {}".format("" if ok else "not ", self.n, name))
-        if not ok:
-            self.failed = True
-            if detail:
-                print("# " + detail.replace("\n", "\n# "))
-            if lab is not None:
-                for index, title in ((1, "gdb pane"), (0, "guest pane")):
-                    print("# --- {} (last 25 lines):".format(title))
-                    for line in lab.pane(index).rstrip().splitlines()[-25:]:
-                        print("#   " + line)
-                print("# --- make lab's terminal: " +
-                      b"".join(lab.terminal)[-500:].decode(errors="replace").replace("\n", "\n# "))
-        sys.stdout.flush()
-        return ok
+def check(name, ok, lab=None, detail=""):
+    """A KTAP result (taplib); a failure's detail ends with the last lines
+    of both panes and of make lab's terminal, read now."""
+    if not ok and lab is not None:
+        shown = [detail] if detail else []
+        for index, title in ((1, "gdb pane"), (0, "guest pane")):
+            shown.append("--- {} (last 25 lines):".format(title))
+            shown += ["  " + line for line in lab.pane(index).rstrip().splitlines()[-25:]]
+        shown.append("--- make lab's terminal: " +
+                     b"".join(lab.terminal)[-500:].decode(errors="replace"))
+        detail = "\n".join(shown)
+    return taplib.check(name, ok, detail)
 
 
 def main():
     if not shutil.which("tmux"):
+        taplib.ksft.print_header()
         print("1..0 # SKIP tmux is not installed (make deps)")
-        return 0
-    tap = Tap()
+        return
     lab = Lab()
     try:
         started = lab.started() and lab.wait(lambda: "its steps are done" in lab.pane(1), 120)
         first = lab.pane(1)
-        if tap.check("make lab: the gdb pane reaches the end of the lab's steps", started, lab):
-            tap.check("the first screen shows each lab.gdb command before its output",
+        if check("make lab: the gdb pane reaches the end of the lab's steps", started, lab):
+            check("the first screen shows each lab.gdb command before its output",
                       all(c in first for c in ("(gdb) lx-walk-break symwalk-lab",
                                                "(gdb) continue", "(gdb) lx-nameidata",
                                                "(gdb) lx-walk-trace")), lab)
-            tap.check("the last lines say where the student is and what to type next",
+            check("the last lines say where the student is and what to type next",
                       re.search(r"the guest is paused in restore_nameidata\(\).*\n"
                                 r"  continue .*let the guest go on", first) is not None, lab)
-            tap.check("the first screen holds no traceback, no internal stop, no '?? ()'",
+            check("the first screen holds no traceback, no internal stop, no '?? ()'",
                       not NEVER.search(first), lab, "found: {}".format(
                           NEVER.search(first).group(0) if NEVER.search(first) else ""))
             lab.type(1, "continue")
             shell = lab.wait(lambda: "guest shell" in lab.pane(0), 60)
-            tap.check("continue: the trigger finishes and the guest shell starts", shell, lab)
+            check("continue: the trigger finishes and the guest shell starts", shell, lab)
             pushes = lab.pane(1).count("pushed /lab/04-chain/l3")
             lab.type(0, "lab-trigger")
             stopped = lab.wait(lambda: lab.pane(1).count("pushed /lab/04-chain/l3") > pushes, 60)
-            tap.check("lab-trigger in the guest pane stops gdb at the lab's push", stopped, lab)
+            check("lab-trigger in the guest pane stops gdb at the lab's push", stopped, lab)
             stacks = lab.pane(1).count("symlink stack of the walk of symwalk-lab")
             lab.type(1, "lx-symlink-stack")
             shown = lab.wait(lambda: lab.pane(1).count(
                 "symlink stack of the walk of symwalk-lab") > stacks, 20)
-            tap.check("lx-symlink-stack at that stop shows the stack", shown, lab)
-            tap.check("the whole session holds no traceback, no internal stop",
+            check("lx-symlink-stack at that stop shows the stack", shown, lab)
+            check("the whole session holds no traceback, no internal stop",
                       not NEVER.search(lab.pane(1)), lab)
             lab.type(1, "quit")
             ended = lab.wait(lambda: not lab.alive(), 20)
-            tap.check("quit in gdb ends the lab (the tmux session is gone)", ended, lab)
+            check("quit in gdb ends the lab (the tmux session is gone)", ended, lab)
     finally:
         lab.close()
-    print("1..{}".format(tap.n))
-    return 1 if tap.failed else 0
+    taplib.done()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

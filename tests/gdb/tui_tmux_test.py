@@ -5,15 +5,14 @@ The walk's window (lx-walk-tui) must open when the lab's steps are done,
 fit the terminal, and be redrawn at each stop: after lab-trigger stops gdb
 at the first push, and after the nexts that carry the walk across the next
 push, where the new frame is marked as changed. Each screen the test saw
-is kept in build/run/tui-*.txt. Output: TAP.
+is kept in build/run/tui-*.txt. Output: KTAP.
 """
 import os
 import re
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lab_tmux_test import NEVER, TOP, Lab, Tap  # noqa: E402
+from lab_tmux_test import NEVER, TOP, Lab, check, taplib  # noqa: E402
 
 ROWS, COLUMNS = 24, 80
 TITLE = "symwalk: the walk"
@@ -34,32 +33,31 @@ def keep(lab, name):
 
 
 def main():
-    tap = Tap()
     lab = Lab(make_args=["TUI=1"], rows=ROWS, columns=COLUMNS)
     try:
         opened = lab.started() and lab.wait(lambda: TITLE in lab.screen(1), 120)
         screen = keep(lab, "after-steps")
-        if not tap.check("make lab TUI=1: the walk's window opens after the lab's steps",
-                         opened, lab):
-            return 1
-        tap.check("the window says the walk has ended (gdb is in restore_nameidata())",
+        if not check("make lab TUI=1: the walk's window opens after the lab's steps",
+                     opened, lab):
+            return
+        check("the window says the walk has ended (gdb is in restore_nameidata())",
                   "ended: depth 0" in screen, lab)
         # Joined, a line the TUI drew wider than the pane is as long as
         # gdb meant it, not cut at the pane's edge.
         too_wide = [line for line in lab.screen(1, joined=True).splitlines()
                     if len(line) > COLUMNS]
-        tap.check("every line fits the 80-column terminal", not too_wide, lab,
+        check("every line fits the 80-column terminal", not too_wide, lab,
                   "too wide: {!r}".format(too_wide[:1]))
         lab.type(1, "show width")
-        tap.check("gdb knows the terminal is 80 columns wide (show width)",
+        check("gdb knows the terminal is 80 columns wide (show width)",
                   lab.wait(lambda: WIDTH.search(lab.screen(1)), 20), lab)
         lab.type(1, "continue")
         shell = lab.wait(lambda: "guest shell" in lab.pane(0), 60)
-        tap.check("continue: the trigger finishes and the guest shell starts", shell, lab)
+        check("continue: the trigger finishes and the guest shell starts", shell, lab)
         lab.type(0, "lab-trigger")
         pushed = lab.wait(lambda: FIRST.search(lab.screen(1)), 60)
         keep(lab, "first-push")
-        tap.check("lab-trigger: the window shows l3 pushed, marked as changed", pushed, lab)
+        check("lab-trigger: the window shows l3 pushed, marked as changed", pushed, lab)
         crossed = False
         for _ in range(40):
             lab.type(1, "next")
@@ -67,21 +65,17 @@ def main():
             if crossed:
                 break
         screen = keep(lab, "after-next")
-        tap.check("next across the next push: the window shows the new frame (l2, or l1 past it), marked as changed",
+        check("next across the next push: the window shows the new frame (l2, or l1 past it), marked as changed",
                   crossed, lab)
-        tap.check("the window shows no frame of l3 any more (it was popped)",
+        check("the window shows no frame of l3 any more (it was popped)",
                   crossed and "/lab/04-chain/l3  remnant" not in screen, lab)
-        tap.check("no traceback, no internal stop", not NEVER.search(lab.pane(1)), lab)
+        check("no traceback, no internal stop", not NEVER.search(lab.pane(1)), lab)
         lab.type(1, "quit")
-        tap.check("quit in gdb ends the lab", lab.wait(lambda: not lab.alive(), 20), lab)
+        check("quit in gdb ends the lab", lab.wait(lambda: not lab.alive(), 20), lab)
     finally:
         lab.close()
-        print("1..{}".format(tap.n))
-    return 1 if tap.failed else 0
 
 
 if __name__ == "__main__":
-    t = time.monotonic()
-    rc = main()
-    print("# {:.0f} s".format(time.monotonic() - t))
-    sys.exit(rc)
+    main()
+    taplib.done()

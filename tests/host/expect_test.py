@@ -1,25 +1,19 @@
 #!/usr/bin/env python3
-"""The lab expectation checker: in order, every pattern, and it can fail."""
+"""The lab expectation checker: in order, every pattern, and it can fail;
+check.py's filters of the guest's output. KTAP."""
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from taplib import check, done  # noqa: E402
 import guest  # noqa: E402
 
 OUTPUT = "a\n  depth: 1\nb\n  depth: 3\nc\n"
-n = 0
-failed = False
 
 
 def case(name, patterns, want):
-    global n, failed
-    n += 1
     got = [match is not None for _, match in guest.check_expectations(patterns, OUTPUT)]
-    if got == want:
-        print("ok {} {}".format(n, name))
-    else:
-        failed = True
-        print("not ok {} {}\n# wanted {}, got {}".format(n, name, want, got))
+    check(name, got == want, "wanted {}, got {}".format(want, got))
 
 
 case("patterns met in order", [r"^  depth: 1$", r"^  depth: 3$"], [True, True])
@@ -35,23 +29,15 @@ case("a named group's text stands in later patterns",
 case("a named group compared with itself holds",
      [r"^(?P<first>a)$", r"^(?P=first)$|^c$"], [True, True])
 case("a reference to a group that matched nothing is not met", [r"^  depth: (?P=none)$"], [False])
-n += 1
 got = [m is not None for _, m in guest.check_lab_output(
     ["^a"], "a\nPython Exception <class 'gdb.error'>: x\nBreakpoint -18, f ()\n", "")]
-if got == [True, True, False, False, True]:
-    print("ok {} no lab output may hold a traceback, an internal breakpoint's stop".format(n))
-else:
-    failed = True
-    print("not ok {} no lab output may hold a traceback, an internal stop\n# got {}".format(n, got))
-n += 1
+check("no lab output may hold a traceback, an internal breakpoint's stop",
+      got == [True, True, False, False, True], "got {}".format(got))
 got = [m is not None for _, m in guest.check_lab_output(
     ["^a", "console: ^stat x: ELOOP", "^b", "console: ^never"], OUTPUT, "boot\nstat x: ELOOP\n")]
-if got[:4] == [True, True, True, False]:
-    print("ok {} console patterns are matched against the console".format(n))
-else:
-    failed = True
-    print("not ok {} console patterns are matched against the console\n# got {}".format(n, got))
-import check  # noqa: E402
+check("console patterns are matched against the console",
+      got[:4] == [True, True, True, False], "got {}".format(got))
+import check as runner  # noqa: E402
 
 SPLATS = [
     "[    3.1] WARNING: CPU: 0 PID: 33 at fs/namei.c:700 put_link+0x1/0x2",
@@ -60,42 +46,47 @@ SPLATS = [
     "[    3.1] WARNING: suspicious RCU usage",
 ]
 CLEAN = ["ok 1 stat: 2000 cases, 0 mismatches", "symwalk: end fuzz_walk rc=0"]
-n += 1
-missed = [line for line in SPLATS if not check.SPLAT.search(line)]
-false = [line for line in CLEAN if check.SPLAT.search(line)]
-if missed or false:
-    failed = True
-    print("not ok {} the debug run's splat filter\n# missed {}, false {}".format(n, missed, false))
-else:
-    print("ok {} the debug run's splat filter catches BUG, WARNING, lockdep, KASAN, RCU".format(n))
+missed = [line for line in SPLATS if not runner.SPLAT.search(line)]
+false = [line for line in CLEAN if runner.SPLAT.search(line)]
+check("the debug run's splat filter catches BUG, WARNING, lockdep, KASAN, RCU",
+      not missed and not false, "missed {}, false {}".format(missed, false))
 TAP = "# RUN a\nok 1 a\n# RUN b\n# b broke\nnot ok 2 b\n# why b failed\nok 3 c\nnot ok 4 d\n# why d failed\n"
-n += 1
-got = [(name, ok, comments) for name, ok, _, comments in check.parse_tap(TAP)]
+got = [(name, ok, comments) for name, ok, _, comments in runner.parse_tap(TAP)]
 want = [("a", True, ["# RUN a"]), ("b", False, ["# RUN b", "# b broke", "# why b failed"]),
         ("c", True, ["# why b failed"]), ("d", False, ["# why d failed"])]
-if got == want:
-    print("ok {} a failure's diagnostics are kept, before it (kselftest) and after it (TAP)".format(n))
-else:
-    failed = True
-    print("not ok {} a failure's diagnostics are kept\n# got {}".format(n, got))
-n += 1
+check("a failure's diagnostics are kept, before it (kselftest) and after it (TAP)",
+      got == want, "got {}".format(got))
+
+
+class Recorded:
+    """What add_tap() records, as (name, ok)."""
+
+    def __init__(self):
+        self.added = []
+
+    def add(self, name, ok, detail=None, skipped=False):
+        self.added.append((name, ok))
+
+
+for stream, want, name in [
+        ("TAP version 13\n1..2\nok 1 a\nok 2 b\n# Totals: pass:2\n", [("x: a", True), ("x: b", True)],
+         "a KTAP stream as its plan says is its results"),
+        ("ok 1 a\nok 2 b\n1..2\n", [("x: a", True), ("x: b", True)],
+         "a TAP stream with its plan last is its results"),
+        ("TAP version 13\n1..3\nok 1 a\nok 2 b\n", [("x: a", True), ("x: b", True), ("x (plan)", False)],
+         "a stream with fewer results than its plan fails")]:
+    recorded = Recorded()
+    runner.add_tap(recorded, "x", stream, 0)
+    check(name, recorded.added == want, "got {}".format(recorded.added))
 labs = guest.lab_names()
 try:
     guest.resolve_lab("0")
     ambiguous = None
 except guest.GuestError as e:
     ambiguous = str(e)
-if guest.resolve_lab("04") == "04-chain" and ambiguous and "could be any of" in ambiguous:
-    print("ok {} make lab LAB=04 is 04-chain; LAB=0 asks which".format(n))
-else:
-    failed = True
-    print("not ok {} a lab by a prefix of its name\n# {}".format(n, ambiguous))
+check("make lab LAB=04 is 04-chain; LAB=0 asks which",
+      guest.resolve_lab("04") == "04-chain" and ambiguous and "could be any of" in ambiguous,
+      ambiguous)
 for name in labs:
-    n += 1
-    if guest.read_expectations(name):
-        print("ok {} lab {} has expectations".format(n, name))
-    else:
-        failed = True
-        print("not ok {} lab {} has expectations".format(n, name))
-print("1..{}".format(n))
-sys.exit(1 if failed else 0)
+    check("lab {} has expectations".format(name), guest.read_expectations(name))
+done()

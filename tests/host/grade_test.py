@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The labs' grader (scripts/grade.py): questions read or refused with the
 line at fault, answers normalised by kind, each way of taking the run's
-value, wrong answers named, the student's file made once. TAP."""
+value, wrong answers named, the student's file made once. KTAP."""
 import os
 import sys
 import tempfile

@@ -21,10 +21,10 @@ sits in (tests/host/).  For each kernel-doc comment of the walk's functions
    the function, or for one it reaches that way, with the one-line reason
    why it comes from outside the file.
 
-Output is TAP: "ok N function: -EXXX (how)" or "not ok N function: -EXXX",
-with "# " lines saying why, and "1..N" last.  The exit status is 1 if a
-test failed, 2 if the file cannot be read or a walk function has no
-kernel-doc comment at all.
+Output is KTAP (taplib.py): "ok N function: -EXXX (how)" or "not ok N
+function: -EXXX", with "# " lines saying why.  The exit status is 1 if a
+test failed (a walk function with no kernel-doc comment at all is one), 2
+if the file cannot be read.
 
 What it cannot see, so that "ok" means "can be returned as far as this
 reading of the text goes", not "is returned":
@@ -52,6 +52,8 @@ reading of the text goes", not "is returned":
 import os
 import re
 import sys
+
+import taplib
 
 # The functions of the walk whose kernel-doc the series writes.
 WALK = """
@@ -229,21 +231,14 @@ def main(argv):
     funcs = functions(text)
     docs = kerneldoc(text)
     documented = {name for name, _ in docs}
-    n, failed, bail = 0, False, False
 
     def report(good, what, why=()):
-        nonlocal n, failed
-        n += 1
-        print("%s %d %s" % ("ok" if good else "not ok", n, what))
-        for line in why:
-            print("# " + line)
-        failed |= not good
+        taplib.check(what, good, "\n".join(why))
 
     for name in WALK:
         if name not in documented:
             report(False, "%s: has a kernel-doc comment" % name,
                    ["no kernel-doc comment for the walk function %s()" % name])
-            bail = True
     for name, sections in docs:
         if name not in funcs or not (check_all or name in WALK):
             continue
@@ -273,8 +268,7 @@ def main(argv):
                 report(True, "%s: -%s (in its body)" % (name, err))
             else:
                 report(True, "%s: -%s (via %s)" % (name, err, " -> ".join(chain[1:])))
-    print("1..%d" % n)
-    return 2 if bail else (1 if failed else 0)
+    taplib.done()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The project's shape, read from its files (TAP):
+"""The project's shape, read from its files (KTAP):
   - gdb-scripts/symwalk_gdb's modules import one way: no import cycle;
   - no Python file of scripts/ holds a gdb program in a string (gdb
     programs are files of gdb-scripts/ or labs/);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The stack pictures of the docs (scripts/docs/walkdata.py): a frame is
 drawn at its own index, a popped frame where it was (on top), and every
-picture says what its colours mean. TAP."""
+picture says what its colours mean. KTAP."""
 import html
 import os
 import re

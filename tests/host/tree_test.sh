@@ -6,7 +6,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/host/tap.sh"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work"; tap_exit' EXIT
 cd "$work"
 
 # A tarball laid out like Debian's: one top-level folder.

@@ -8,7 +8,7 @@ shopt -s nullglob
 
 gen_init_cpio=$1 bin=$2 out=$3
 here=$(dirname "$(realpath "$0")")
-top=$(dirname "$here")
+top=$(dirname "$(dirname "$here")")
 busybox=/bin/busybox
 die() { echo "initramfs: $*" >&2; exit 1; }
 
