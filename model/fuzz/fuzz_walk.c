@@ -30,7 +30,7 @@
  * file appeared instead, which is then removed) must be the same.
  *
  * With the kernel's namei events (a tracefs instance of the fuzzer's own,
- * every event on: model/kernel_trace.c), each system call's events must
+ * every event on: kernel_trace.c), each system call's events must
  * balance (pushes and pops, starts and ends of attempts, depths and link
  * counts, the last attempt's error the call's), and the events of its last
  * attempt must be the ones the model predicts: each push, body, pop, jump

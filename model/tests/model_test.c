@@ -16,7 +16,7 @@
  *	|       `-- file
  *	`-- file
  *
- * usage: walk_test [WALK]
+ * usage: model_test [WALK]
  *   WALK, the model's command-line tool, adds the cases of the tool.
  * Prints TAP; exits 1 on any failure.
  */
@@ -291,7 +291,7 @@ static void scratch_make(struct scratch *s, const struct walk_case *c)
 	size_t len;
 	int err;
 
-	snprintf(s->dir, sizeof(s->dir), "%s/walk_test.XXXXXX", tmpdir ? tmpdir : "/tmp");
+	snprintf(s->dir, sizeof(s->dir), "%s/model_test.XXXXXX", tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(s->dir))
 		bail_out("mkdtemp", errno);
 	s->fd = open(s->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
