@@ -94,9 +94,11 @@ $(GUEST_BIN)/tests/%: tests/guest/%.c $(wildcard tests/guest/*.h) $(HARNESS)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 
 # The differential fuzzer and the race link the userspace model of the walk
-# (model/).
-MODEL_FILES := $(wildcard model/*.c model/*.h)
-$(GUEST_BIN)/tests/fuzz_walk $(GUEST_BIN)/tests/race_walk &: guest/tests/fuzz_walk.c guest/tests/race_walk.c $(MODEL_FILES) $(HARNESS)
+# and live with it, in model/fuzz/.
+MODEL_FILES := $(wildcard model/*.[ch] model/fuzz/*.[ch])
+MODEL_GUEST_TESTS := $(addprefix $(GUEST_BIN)/tests/,fuzz_walk race_walk)
+GUEST_TESTS += $(MODEL_GUEST_TESTS)
+$(MODEL_GUEST_TESTS) &: $(MODEL_FILES) $(HARNESS)
 	@$(MAKE) -s -C model guest OUT=$(abspath $(@D)) KSELFTEST=$(abspath $(SELFTESTS))
 
 $(GUEST_BIN)/tests/ksft-namei-%: $(SELFTESTS)/namei/%.c $(HARNESS)

@@ -16,23 +16,23 @@
 static void open_how_of(unsigned int flags, struct open_how *how)
 {
 	*how = (struct open_how){ .flags = O_CLOEXEC };
-	if (flags & WALK_CREATE) {
+	if (flags & LOOKUP_CREATE) {
 		how->flags |= O_CREAT | O_RDONLY;
 		how->mode = 0644;
-		if (flags & WALK_EXCL)
+		if (flags & LOOKUP_EXCL)
 			how->flags |= O_EXCL;
 	} else {
 		how->flags |= O_PATH;
 	}
-	if (!(flags & WALK_FOLLOW))
+	if (!(flags & LOOKUP_FOLLOW))
 		how->flags |= O_NOFOLLOW;
-	if (flags & WALK_DIRECTORY)
+	if (flags & LOOKUP_DIRECTORY)
 		how->flags |= O_DIRECTORY;
-	if (flags & WALK_NO_SYMLINKS)
+	if (flags & LOOKUP_NO_SYMLINKS)
 		how->resolve |= RESOLVE_NO_SYMLINKS;
-	if (flags & WALK_BENEATH)
+	if (flags & LOOKUP_BENEATH)
 		how->resolve |= RESOLVE_BENEATH;
-	if (flags & WALK_IN_ROOT)
+	if (flags & LOOKUP_IN_ROOT)
 		how->resolve |= RESOLVE_IN_ROOT;
 }
 
@@ -42,8 +42,8 @@ int kernel_resolve(int dirfd, const char *path, unsigned int flags,
 	struct open_how how;
 	int fd, err = 0;
 
-	if (!(flags & (WALK_CREATE | WALK_DIRECTORY | WALK_NO_SYMLINKS | WALK_SCOPED))) {
-		if (fstatat(dirfd, path, st, flags & WALK_FOLLOW ? 0 : AT_SYMLINK_NOFOLLOW))
+	if (!(flags & (LOOKUP_CREATE | LOOKUP_DIRECTORY | LOOKUP_NO_SYMLINKS | LOOKUP_IS_SCOPED))) {
+		if (fstatat(dirfd, path, st, flags & LOOKUP_FOLLOW ? 0 : AT_SYMLINK_NOFOLLOW))
 			return -errno;
 		return 0;
 	}

@@ -20,7 +20,13 @@
  *   handle_dots()        "." and ".."
  *   nd_jump_root()       an absolute path or body restarts at the root
  *
- * Left out: RCU-walk but for its one decision of its own (WALK_RCU below)
+ * Each has the kernel's signature where the model holds the same things:
+ * a struct nameidata, struct saved for the frames of its symlink stack,
+ * LOOKUP_* in nd->flags, WALK_* for how a component is treated, and, from
+ * those that may hand back a link to follow, a const char * that is the
+ * link's body, NULL, or an errno in a pointer (ERR_PTR(), err.h).
+ *
+ * Left out: RCU-walk but for its one decision of its own (LOOKUP_RCU below)
  * and its other ways to fail, permission checks of its own
  * (may_lookup() and may_follow_link(); openat() makes the lookup's), the
  * mount rules (LOOKUP_NO_XDEV, paths compared by st_dev/st_ino rather than
@@ -36,9 +42,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "err.h"
 #include "walk.h"
 
-#define EMBEDDED_LEVELS	2	/* frames inside struct walk itself */
+#define EMBEDDED_LEVELS	2	/* frames inside struct nameidata itself */
 #define MAXSYMLINKS	WALK_MAXSYMLINKS
 
 /* nd->last_type */
@@ -51,41 +58,54 @@ enum { LAST_NORM, LAST_ROOT, LAST_DOT, LAST_DOTDOT };
  * tmpfs mounted noatime, say), and then fails with -ECHILD only at ".."
  * in the root of a RESOLVE_BENEATH lookup (follow_dotdot_rcu()).
  */
-#define WALK_RCU	0x10000		/* beyond the flags of walk.h */
+#define LOOKUP_RCU	0x10000		/* beyond the flags of walk.h */
 
 /* How walk_component() and step_into() treat the component at hand. */
 enum {
 	WALK_TRAILING = 1,	/* the last component of the whole lookup */
 	WALK_MORE = 2,		/* more components follow it */
+	WALK_NOFOLLOW = 4,	/* never a link to follow: ".." */
 };
 
-/* Where the walk stands, or what a lookup found: the kernel's struct path. */
+bool walk_verbose;
+
+/*
+ * Where the walk stands, or what a lookup found. fd -1 is no path, or,
+ * from lookup_component(), a name that is not there: a negative dentry.
+ */
 struct path {
 	int fd;			/* O_PATH; a link is opened itself, not followed */
 	struct stat st;		/* what nd->inode tells the kernel */
 };
 
-/* A link being followed: the kernel's struct saved. */
-struct frame {
-	char link[NAME_MAX + 1];	/* the link's name */
-	char *body;			/* its body, as ->get_link() gives it */
-	const char *name;		/* remnant: where to resume (link_path_walk()) */
+/* A name in the path or in a body, not NUL-terminated there. */
+struct qstr {
+	const char *name;
+	size_t len;
 };
 
-/* The walk in progress: the kernel's struct nameidata. */
-struct walk {
+/* The walk in progress. */
+struct nameidata {
 	struct path path;		/* where the walk stands */
-	struct {
-		const char *name;	/* in the path or in a body */
-		size_t len;
-	} last;				/* the component at hand */
-	char last_name[NAME_MAX + 1];	/* last as a string, for openat() */
-	int last_type;
+	struct qstr last;		/* the component at hand */
 	struct path root;		/* fd -1 until needed: set_root() */
-	unsigned int flags;		/* WALK_*, some set on the way */
+	unsigned int flags;		/* LOOKUP_*, some set on the way */
+	int last_type;
 	unsigned int depth;		/* the stack's height */
 	int total_link_count;		/* links followed so far */
-	struct frame *stack, internal[EMBEDDED_LEVELS];
+	/* A link being followed. */
+	struct saved {
+		/* the link, by the name the events give it: all the model
+		 * keeps of the kernel's struct path link once its body is read */
+		char link[NAME_MAX + 1];
+		char *done;		/* the body's buffer, freed by put_link():
+					 * the kernel's delayed_call */
+		const char *name;	/* remnant: where to resume (link_path_walk()) */
+	} *stack, internal[EMBEDDED_LEVELS];
+	const char *name;		/* what the lookup resolves */
+	int dfd;			/* and where from */
+	/* the model's own */
+	char last_name[NAME_MAX + 1];	/* last as a string, for openat() */
 	bool created;			/* lookup_open() made the file */
 	unsigned int max_depth;		/* the stack's greatest height */
 	struct walk_events *events;	/* of this attempt, or NULL */
@@ -146,9 +166,13 @@ static int lookup_one(int dirfd, const char *name, struct path *found)
 	return path_stat(found);
 }
 
+/* Cut to WALK_EVENT_NAME_MAX bytes, as the events cut names. */
 static void copy_name(char *dst, const char *src)
 {
-	snprintf(dst, WALK_EVENT_NAME_MAX + 1, "%s", src);
+	size_t len = strnlen(src, WALK_EVENT_NAME_MAX);
+
+	memcpy(dst, src, len);
+	dst[len] = '\0';
 }
 
 void walk_event_format(const struct walk_event *event, char *buf, size_t size)
@@ -177,8 +201,8 @@ void walk_event_format(const struct walk_event *event, char *buf, size_t size)
 	}
 }
 
-/* With WALK_VERBOSE: the event, then the stack as lx-nameidata shows it. */
-static void print_event(const struct walk *nd, const struct walk_event *event)
+/* With walk_verbose: the event, then the stack as lx-nameidata shows it. */
+static void print_event(const struct nameidata *nd, const struct walk_event *event)
 {
 	char line[4 * WALK_EVENT_NAME_MAX];
 	unsigned int i;
@@ -191,7 +215,7 @@ static void print_event(const struct walk *nd, const struct walk_event *event)
 	else
 		fprintf(stderr, "  stack: heap array (%d frames)\n", MAXSYMLINKS);
 	for (i = 0; i < nd->depth; i++) {
-		const struct frame *frame = nd->stack + i;
+		const struct saved *frame = nd->stack + i;
 
 		if (frame->name)
 			fprintf(stderr, "  [%u] link %s  remnant \"%s\"\n", i,
@@ -206,7 +230,7 @@ static void print_event(const struct walk *nd, const struct walk_event *event)
  * An event of the walk, where the kernel fires it; its depth and links are
  * the walk's at that point. The caller fills in the rest.
  */
-static struct walk_event *record(struct walk *nd, enum walk_event_type type,
+static struct walk_event *record(struct nameidata *nd, enum walk_event_type type,
 				 struct walk_event *scratch)
 {
 	struct walk_event *event = scratch;
@@ -225,7 +249,7 @@ static struct walk_event *record(struct walk *nd, enum walk_event_type type,
 	return event;
 }
 
-static void record_link(struct walk *nd, enum walk_event_type type,
+static void record_link(struct nameidata *nd, enum walk_event_type type,
 			const char *link, const char *reason, int trailing)
 {
 	struct walk_event scratch, *event = record(nd, type, &scratch);
@@ -233,32 +257,32 @@ static void record_link(struct walk *nd, enum walk_event_type type,
 	copy_name(event->link, link);
 	event->reason = reason;
 	event->trailing = trailing;
-	if (nd->flags & WALK_VERBOSE)
+	if (walk_verbose)
 		print_event(nd, event);
 }
 
-static void record_body(struct walk *nd, const char *body, const char *remnant)
+static void record_body(struct nameidata *nd, const char *body, const char *remnant)
 {
 	struct walk_event scratch, *event = record(nd, WALK_EVENT_BODY, &scratch);
 
 	copy_name(event->body, body);
 	copy_name(event->remnant, remnant);
-	if (nd->flags & WALK_VERBOSE)
+	if (walk_verbose)
 		print_event(nd, event);
 }
 
-static void record_jump_root(struct walk *nd, int error)
+static void record_jump_root(struct nameidata *nd, int error)
 {
 	struct walk_event scratch, *event = record(nd, WALK_EVENT_JUMP_ROOT, &scratch);
 
 	event->error = error;
-	if (nd->flags & WALK_VERBOSE)
+	if (walk_verbose)
 		print_event(nd, event);
 }
 
-static bool nd_alloc_stack(struct walk *nd)
+static bool nd_alloc_stack(struct nameidata *nd)
 {
-	struct frame *p = calloc(MAXSYMLINKS, sizeof(*p));
+	struct saved *p = calloc(MAXSYMLINKS, sizeof(*p));
 
 	if (!p)
 		return false;
@@ -268,7 +292,7 @@ static bool nd_alloc_stack(struct walk *nd)
 }
 
 /* Spend one link of the budget; make room for a third frame and up. */
-static int reserve_stack(struct walk *nd)
+static int reserve_stack(struct nameidata *nd)
 {
 	if (nd->total_link_count++ >= MAXSYMLINKS) {
 		record_link(nd, WALK_EVENT_ELOOP, nd->last_name, "budget", 0);
@@ -282,26 +306,26 @@ static int reserve_stack(struct walk *nd)
 }
 
 /* Pop the top link: its body is walked, or is being left for good. */
-static void put_link(struct walk *nd)
+static void put_link(struct nameidata *nd)
 {
-	struct frame *last = nd->stack + --nd->depth;
+	struct saved *last = nd->stack + --nd->depth;
 
-	free(last->body);
-	last->body = NULL;
+	free(last->done);
+	last->done = NULL;
 	record_link(nd, WALK_EVENT_POP, last->link, "walked", 0);
 }
 
-static int set_root(struct walk *nd)
+static int set_root(struct nameidata *nd)
 {
 	return lookup_one(AT_FDCWD, "/", &nd->root);
 }
 
-static int nd_jump_root(struct walk *nd)
+static int nd_jump_root(struct nameidata *nd)
 {
 	struct path root;
 	int err = -EXDEV;
 
-	if (nd->flags & WALK_BENEATH)
+	if (nd->flags & LOOKUP_BENEATH)
 		goto out;
 	if (nd->root.fd < 0) {
 		err = set_root(nd);
@@ -316,162 +340,168 @@ out:
 	return err;
 }
 
-/* The link's body, as ->get_link() gives it to the kernel. */
-static int get_link(const struct path *link, char **body)
+/*
+ * The link's body, as ->get_link() gives it to the kernel, or an errno;
+ * *@done is what put_link() frees.
+ */
+static const char *get_link(const struct path *link, char **done)
 {
 	char buf[PATH_MAX];
 	ssize_t len;
 
 	len = readlinkat(link->fd, "", buf, sizeof(buf));
 	if (len < 0)
-		return -errno;
+		return ERR_PTR(-errno);
 	/* symlink() stores at most PATH_MAX - 1 bytes: a full buffer is cut. */
 	if (len == sizeof(buf))
-		return -ENAMETOOLONG;
-	*body = strndup(buf, len);
-	return *body ? 0 : -ENOMEM;
+		return ERR_PTR(-ENAMETOOLONG);
+	*done = strndup(buf, len);
+	return *done ? *done : ERR_PTR(-ENOMEM);
 }
 
 /*
- * Push @link, which the walk now owns, and set *@res to the rest of its
- * body to walk; NULL when there is none left after a jump to the root
- * (a body of slashes only), whose frame is popped at once.
+ * Push @link, which the walk now owns, and return the rest of its body to
+ * walk; NULL when there is none left after a jump to the root (a body of
+ * slashes only), whose frame is popped at once.
  */
-static int pick_link(struct walk *nd, struct path *link, int flags,
-		     const char **res)
+static const char *pick_link(struct nameidata *nd, struct path *link, int flags)
 {
-	struct frame *last;
-	const char *body;
-	int err = reserve_stack(nd);
+	struct saved *last;
+	const char *res;
+	int error = reserve_stack(nd);
 
-	if (err) {
+	if (error) {
 		path_put(link);
-		return err;
+		return ERR_PTR(error);
 	}
 	last = nd->stack + nd->depth++;
 	if (nd->depth > nd->max_depth)
 		nd->max_depth = nd->depth;
 	/* step_into() is only ever handed what lookup_component() found */
 	memcpy(last->link, nd->last_name, sizeof(last->link));
-	last->body = NULL;
+	last->done = NULL;
 	last->name = NULL;
 	record_link(nd, WALK_EVENT_PUSH, last->link, NULL, !!(flags & WALK_TRAILING));
 
-	if (nd->flags & WALK_NO_SYMLINKS) {
+	if (nd->flags & LOOKUP_NO_SYMLINKS) {
 		path_put(link);
 		record_link(nd, WALK_EVENT_ELOOP, last->link, "no_symlinks", 0);
-		return -ELOOP;
+		return ERR_PTR(-ELOOP);
 	}
-	err = get_link(link, &last->body);
+	res = get_link(link, &last->done);
 	path_put(link);
-	if (err)
-		return err;
+	if (IS_ERR(res))
+		return res;
 
-	body = last->body;
-	if (*body == '/') {
-		err = nd_jump_root(nd);
-		if (err)
-			return err;
-		while (*++body == '/')
+	if (*res == '/') {
+		error = nd_jump_root(nd);
+		if (error)
+			return ERR_PTR(error);
+		while (*++res == '/')
 			;
 	}
-	if (*body) {
-		*res = body;
-		return 0;
-	}
+	if (*res)
+		return res;
 	/* a pure jump */
 	put_link(nd);
-	*res = NULL;
-	return 0;
+	return NULL;
 }
 
 /*
- * Move onto @found (the walk now owns it), or, if it is a link to follow,
- * push it and set *@link to its body.
+ * Move onto @found (the walk now owns it) and return NULL, or, if it is a
+ * link to follow, push it and return its body.
  */
-static int step_into(struct walk *nd, int flags, struct path *found,
-		     const char **link)
+static const char *step_into(struct nameidata *nd, int flags, struct path *found)
 {
-	*link = NULL;
+	/* a negative dentry: handle_mounts() refuses it */
+	if (found->fd < 0)
+		return ERR_PTR(-ENOENT);
 	if (!S_ISLNK(found->st.st_mode) ||
-	    ((flags & WALK_TRAILING) && !(nd->flags & WALK_FOLLOW))) {
+	    ((flags & WALK_TRAILING) && !(nd->flags & LOOKUP_FOLLOW)) ||
+	    (flags & WALK_NOFOLLOW)) {
 		path_replace(&nd->path, found);
-		return 0;
+		return NULL;
 	}
-	return pick_link(nd, found, flags, link);
+	return pick_link(nd, found, flags);
 }
 
-static int follow_dotdot(struct walk *nd, struct path *parent)
+static int follow_dotdot(struct nameidata *nd, struct path *parent)
 {
 	if (path_equal(&nd->path, &nd->root)) {
 		/*
 		 * ".." stops at the root, and RESOLVE_BENEATH refuses to try;
 		 * but follow_dotdot_rcu() leaves that to the REF-walk attempt.
 		 */
-		if (nd->flags & WALK_BENEATH)
-			return nd->flags & WALK_RCU ? -ECHILD : -EXDEV;
+		if (nd->flags & LOOKUP_BENEATH)
+			return nd->flags & LOOKUP_RCU ? -ECHILD : -EXDEV;
 		return path_from_fd(nd->path.fd, parent);
 	}
 	return lookup_one(nd->path.fd, "..", parent);
 }
 
-static int handle_dots(struct walk *nd, int type)
+static const char *handle_dots(struct nameidata *nd, int type)
 {
 	struct path parent;
 	int err;
 
-	if (type != LAST_DOTDOT)
-		return 0;
-	if (nd->root.fd < 0) {
-		err = set_root(nd);
+	if (type == LAST_DOTDOT) {
+		if (nd->root.fd < 0) {
+			err = set_root(nd);
+			if (err)
+				return ERR_PTR(err);
+		}
+		err = follow_dotdot(nd, &parent);
 		if (err)
-			return err;
+			return ERR_PTR(err);
+		return step_into(nd, WALK_NOFOLLOW, &parent);
 	}
-	err = follow_dotdot(nd, &parent);
-	if (err)
-		return err;
-	/* step_into(nd, WALK_NOFOLLOW, parent): a directory, never a link */
-	path_replace(&nd->path, &parent);
-	return 0;
+	return NULL;
 }
 
-static int lookup_component(struct walk *nd, struct path *found)
+/*
+ * lookup_fast() and lookup_slow(): the component at hand in the walk's
+ * directory. A name that is not there is no error yet: *@found is then
+ * negative (fd -1), as the kernel's lookup finds a negative dentry, which
+ * step_into() refuses (after walk_component() pops a finished link) and
+ * open_last_lookups() creates.
+ */
+static int lookup_component(struct nameidata *nd, struct path *found)
 {
+	int err;
+
 	/* Like simple_lookup(): no name in a directory is longer. */
 	if (nd->last.len > NAME_MAX)
 		return -ENAMETOOLONG;
 	memcpy(nd->last_name, nd->last.name, nd->last.len);
 	nd->last_name[nd->last.len] = '\0';
-	return lookup_one(nd->path.fd, nd->last_name, found);
+	err = lookup_one(nd->path.fd, nd->last_name, found);
+	if (err == -ENOENT) {
+		found->fd = -1;
+		return 0;
+	}
+	return err;
 }
 
-static int walk_component(struct walk *nd, int flags, const char **link)
+static const char *walk_component(struct nameidata *nd, int flags)
 {
 	struct path found;
 	int err;
 
-	*link = NULL;
 	if (nd->last_type != LAST_NORM) {
 		if (!(flags & WALK_MORE) && nd->depth)
 			put_link(nd);
 		return handle_dots(nd, nd->last_type);
 	}
 	err = lookup_component(nd, &found);
-	/*
-	 * A name that is not there is no error yet: the kernel's lookup finds
-	 * a negative dentry, which step_into() refuses after the pop below.
-	 */
-	if (err && err != -ENOENT)
-		return err;
+	if (err)
+		return ERR_PTR(err);
 	/*
 	 * The last component of a body: that link is done. Popping it before
 	 * stepping keeps a chain of links one frame high.
 	 */
 	if (!(flags & WALK_MORE) && nd->depth)
 		put_link(nd);
-	if (err)
-		return err;
-	return step_into(nd, flags, &found, link);
+	return step_into(nd, flags, &found);
 }
 
 static int component_type(const char *name, size_t len)
@@ -493,13 +523,14 @@ static int component_type(const char *name, size_t len)
  * trailing link holds frame 0, so the first remnant saved here goes into
  * frame 0 too, below the frame of the link it belongs to.
  */
-static int link_path_walk(const char *name, struct walk *nd)
+static int link_path_walk(const char *name, struct nameidata *nd)
 {
 	unsigned int depth = 0;
-	const char *link;
-	int err;
 
 	nd->last_type = LAST_ROOT;
+	/* path_init(), lookup_last() or open_last_lookups() failed */
+	if (IS_ERR(name))
+		return PTR_ERR(name);
 	while (*name == '/')
 		name++;
 	if (!*name)
@@ -509,6 +540,8 @@ static int link_path_walk(const char *name, struct walk *nd)
 		record_body(nd, name, "");
 
 	for (;;) {
+		const char *link;
+
 		nd->last.name = name;
 		nd->last.len = strcspn(name, "/");
 		nd->last_type = component_type(name, nd->last.len);
@@ -517,18 +550,18 @@ static int link_path_walk(const char *name, struct walk *nd)
 			name++;
 
 		if (*name) {
-			err = walk_component(nd, WALK_MORE, &link);
+			link = walk_component(nd, WALK_MORE);
 		} else {
 			/* the path's last component, or a trailing link's */
 			if (!depth)
 				return 0;
 			/* the last component of a link met on the way */
 			name = nd->stack[--depth].name;
-			err = walk_component(nd, 0, &link);
+			link = walk_component(nd, 0);
 		}
-		if (err)
-			return err;
 		if (link) {
+			if (IS_ERR(link))
+				return PTR_ERR(link);
 			/* a link to follow: resume at name once it is walked */
 			nd->stack[depth++].name = name;
 			record_body(nd, link, name);
@@ -540,16 +573,16 @@ static int link_path_walk(const char *name, struct walk *nd)
 	}
 }
 
-static int lookup_last(struct walk *nd, const char **link)
+static const char *lookup_last(struct nameidata *nd)
 {
 	/* A trailing slash follows a final link and wants a directory. */
 	if (nd->last_type == LAST_NORM && nd->last.name[nd->last.len])
-		nd->flags |= WALK_FOLLOW | WALK_DIRECTORY;
-	return walk_component(nd, WALK_TRAILING, link);
+		nd->flags |= LOOKUP_FOLLOW | LOOKUP_DIRECTORY;
+	return walk_component(nd, WALK_TRAILING);
 }
 
 /* The final name is missing: create it, as lookup_open() does. */
-static int lookup_open(struct walk *nd)
+static int lookup_open(struct nameidata *nd)
 {
 	struct path created;
 	int err;
@@ -566,12 +599,11 @@ static int lookup_open(struct walk *nd)
 	return 0;
 }
 
-static int open_last_lookups(struct walk *nd, const char **link)
+static const char *open_last_lookups(struct nameidata *nd)
 {
 	struct path found;
 	int err;
 
-	*link = NULL;
 	if (nd->last_type != LAST_NORM) {
 		if (nd->depth)
 			put_link(nd);
@@ -579,21 +611,27 @@ static int open_last_lookups(struct walk *nd, const char **link)
 	}
 	/* lookup_fast_for_open(): O_CREAT makes no directory */
 	if (nd->last.name[nd->last.len])
-		return -EISDIR;
+		return ERR_PTR(-EISDIR);
 	err = lookup_component(nd, &found);
-	if (err == -ENOENT)
-		return lookup_open(nd);
 	if (err)
-		return err;
+		return ERR_PTR(err);
+	/*
+	 * Created, not stepped into: a link whose body named it stays on
+	 * the stack until terminate_walk(), as in the kernel.
+	 */
+	if (found.fd < 0) {
+		err = lookup_open(nd);
+		return err ? ERR_PTR(err) : NULL;
+	}
 	if (nd->depth)
 		put_link(nd);
-	return step_into(nd, WALK_TRAILING, &found, link);
+	return step_into(nd, WALK_TRAILING, &found);
 }
 
 /* What do_open() refuses to open with O_CREAT. */
-static int do_open(struct walk *nd)
+static int do_open(struct nameidata *nd)
 {
-	if ((nd->flags & WALK_EXCL) && !nd->created)
+	if ((nd->flags & LOOKUP_EXCL) && !nd->created)
 		return -EEXIST;
 	if (S_ISDIR(nd->path.st.st_mode))
 		return -EISDIR;
@@ -605,11 +643,12 @@ static int do_open(struct walk *nd)
 	return 0;
 }
 
-static int path_init(struct walk *nd, unsigned int flags, int dirfd, const char *s)
+/* Where the walk starts, and its root: nd->name, or an errno. */
+static const char *path_init(struct nameidata *nd, unsigned int flags)
 {
+	const char *s = nd->name;
 	int err;
 
-	nd->flags = flags;
 	/*
 	 * Each attempt is charged only for the links it follows itself (the
 	 * first patch of the series: 6.12 charged a retry for its first
@@ -618,33 +657,39 @@ static int path_init(struct walk *nd, unsigned int flags, int dirfd, const char 
 	nd->total_link_count = 0;
 	if (nd->events)
 		nd->events->count = 0;
+	nd->flags = flags;
 	/* RESOLVE_IN_ROOT's "/" is dirfd: start there, as for any relative path */
-	if (*s == '/' && !(nd->flags & WALK_IN_ROOT))
-		return nd_jump_root(nd);
+	if (*s == '/' && !(flags & LOOKUP_IN_ROOT)) {
+		err = nd_jump_root(nd);
+		return err ? ERR_PTR(err) : s;
+	}
 
-	if (dirfd == AT_FDCWD)
+	if (nd->dfd == AT_FDCWD)
 		err = lookup_one(AT_FDCWD, ".", &nd->path);
 	else
-		err = path_from_fd(dirfd, &nd->path);
+		err = path_from_fd(nd->dfd, &nd->path);
 	if (err)
-		return err;
+		return ERR_PTR(err);
 	if (!S_ISDIR(nd->path.st.st_mode))
-		return -ENOTDIR;
+		return ERR_PTR(-ENOTDIR);
 
 	/* a scoped lookup's root is where it starts */
-	if (nd->flags & WALK_SCOPED)
-		return path_from_fd(nd->path.fd, &nd->root);
-	return 0;
+	if (flags & LOOKUP_IS_SCOPED) {
+		err = path_from_fd(nd->path.fd, &nd->root);
+		if (err)
+			return ERR_PTR(err);
+	}
+	return s;
 }
 
 /* The end of one attempt: drop_links() and the path_put()s. */
-static void terminate_walk(struct walk *nd)
+static void terminate_walk(struct nameidata *nd)
 {
 	while (nd->depth) {
-		struct frame *last = nd->stack + --nd->depth;
+		struct saved *last = nd->stack + --nd->depth;
 
-		free(last->body);
-		last->body = NULL;
+		free(last->done);
+		last->done = NULL;
 		record_link(nd, WALK_EVENT_POP, last->link, "terminate", 0);
 	}
 	path_put(&nd->path);
@@ -652,19 +697,16 @@ static void terminate_walk(struct walk *nd)
 }
 
 /* One attempt at a lookup; on success *@result is what it found. */
-static int path_lookupat(struct walk *nd, unsigned int flags, int dirfd,
-			 const char *s, struct path *result)
+static int path_lookupat(struct nameidata *nd, unsigned int flags,
+			 struct path *result)
 {
-	int err = path_init(nd, flags, dirfd, s);
+	const char *s = path_init(nd, flags);
+	int err;
 
-	if (!err) {
-		do {
-			err = link_path_walk(s, nd);
-			if (!err)
-				err = lookup_last(nd, &s);
-		} while (!err && s);
-	}
-	if (!err && (nd->flags & WALK_DIRECTORY) && !S_ISDIR(nd->path.st.st_mode))
+	while (!(err = link_path_walk(s, nd)) &&
+	       (s = lookup_last(nd)) != NULL)
+		;
+	if (!err && (nd->flags & LOOKUP_DIRECTORY) && !S_ISDIR(nd->path.st.st_mode))
 		err = -ENOTDIR;
 	if (!err)
 		path_replace(result, &nd->path);
@@ -673,19 +715,16 @@ static int path_lookupat(struct walk *nd, unsigned int flags, int dirfd,
 }
 
 /* One attempt at an open with O_CREAT. */
-static int path_openat(struct walk *nd, unsigned int flags, int dirfd,
-		       const char *s, struct path *result)
+static int path_openat(struct nameidata *nd, unsigned int flags,
+		       struct path *result)
 {
-	int err = path_init(nd, flags, dirfd, s);
+	const char *s = path_init(nd, flags);
+	int err;
 
 	nd->created = false;
-	if (!err) {
-		do {
-			err = link_path_walk(s, nd);
-			if (!err)
-				err = open_last_lookups(nd, &s);
-		} while (!err && s);
-	}
+	while (!(err = link_path_walk(s, nd)) &&
+	       (s = open_last_lookups(nd)) != NULL)
+		;
 	if (!err)
 		err = do_open(nd);
 	if (!err)
@@ -701,10 +740,10 @@ static int path_openat(struct walk *nd, unsigned int flags, int dirfd,
 int walk_resolve(int dirfd, const char *path, unsigned int flags,
 		 struct walk_result *out, struct walk_events *events)
 {
-	int (*attempt)(struct walk *nd, unsigned int flags, int dirfd, const char *s,
+	int (*attempt)(struct nameidata *nd, unsigned int flags,
 		       struct path *result);
 	struct path result = { .fd = -1 };
-	struct walk nd = {
+	struct nameidata nd = {
 		.path.fd = -1,
 		.root.fd = -1,
 		.events = events,
@@ -714,12 +753,12 @@ int walk_resolve(int dirfd, const char *path, unsigned int flags,
 	if (events)
 		events->count = 0;
 	/* build_open_flags() */
-	if ((flags & WALK_BENEATH) && (flags & WALK_IN_ROOT))
+	if ((flags & LOOKUP_BENEATH) && (flags & LOOKUP_IN_ROOT))
 		return -EINVAL;
-	if ((flags & WALK_CREATE) && (flags & WALK_DIRECTORY))
+	if ((flags & LOOKUP_CREATE) && (flags & LOOKUP_DIRECTORY))
 		return -EINVAL;
-	if ((flags & WALK_CREATE) && (flags & WALK_EXCL))
-		flags &= ~WALK_FOLLOW;
+	if ((flags & LOOKUP_CREATE) && (flags & LOOKUP_EXCL))
+		flags &= ~LOOKUP_FOLLOW;
 
 	/* getname(): PATH_MAX counts the terminating NUL */
 	if (!*path)
@@ -729,13 +768,15 @@ int walk_resolve(int dirfd, const char *path, unsigned int flags,
 
 	/* set_nameidata() */
 	nd.stack = nd.internal;
-	attempt = flags & WALK_CREATE ? path_openat : path_lookupat;
-	err = attempt(&nd, flags | WALK_RCU, dirfd, path, &result);
+	nd.dfd = dirfd;
+	nd.name = path;
+	attempt = flags & LOOKUP_CREATE ? path_openat : path_lookupat;
+	err = attempt(&nd, flags | LOOKUP_RCU, &result);
 	if (err == -ECHILD) {
-		if (flags & WALK_VERBOSE)
+		if (walk_verbose)
 			fputs("walk: RCU-walk gave up (ECHILD): again in REF-walk\n",
 			      stderr);
-		err = attempt(&nd, flags, dirfd, path, &result);
+		err = attempt(&nd, flags, &result);
 	}
 	if (!err) {
 		out->fd = result.fd;

@@ -18,23 +18,33 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
-/* What to resolve, and how: the model's own spelling of open()'s flags. */
-#define WALK_FOLLOW		0x001	/* follow a final link (stat, not lstat) */
-#define WALK_CREATE		0x002	/* O_CREAT: create a missing final name */
-#define WALK_EXCL		0x004	/* O_EXCL, with WALK_CREATE; never follows */
-#define WALK_DIRECTORY		0x008	/* O_DIRECTORY: the result must be one */
-#define WALK_NO_SYMLINKS	0x010	/* RESOLVE_NO_SYMLINKS */
-#define WALK_BENEATH		0x020	/* RESOLVE_BENEATH */
-#define WALK_IN_ROOT		0x040	/* RESOLVE_IN_ROOT */
-#define WALK_VERBOSE		0x080	/* print the events and the stack on stderr */
+/*
+ * What to resolve, and how: open()'s and openat2()'s requests under the
+ * names the kernel gives them in nd->flags (include/linux/namei.h). The
+ * values are the model's own: the kernel's are not an ABI.
+ */
+#define LOOKUP_FOLLOW		0x001	/* follow a final link (stat, not lstat) */
+#define LOOKUP_CREATE		0x002	/* O_CREAT: create a missing final name */
+#define LOOKUP_EXCL		0x004	/* O_EXCL, with LOOKUP_CREATE; never follows */
+#define LOOKUP_DIRECTORY	0x008	/* O_DIRECTORY: the result must be one */
+#define LOOKUP_NO_SYMLINKS	0x010	/* RESOLVE_NO_SYMLINKS */
+#define LOOKUP_BENEATH		0x020	/* RESOLVE_BENEATH */
+#define LOOKUP_IN_ROOT		0x040	/* RESOLVE_IN_ROOT */
 
-#define WALK_SCOPED		(WALK_BENEATH | WALK_IN_ROOT)
+#define LOOKUP_IS_SCOPED	(LOOKUP_BENEATH | LOOKUP_IN_ROOT)
+
+/*
+ * walk_verbose - if set, every walk_resolve() prints on stderr each event
+ * and the symlink stack after it, as lx-nameidata shows it in gdb (walk
+ * -v). A setting of the whole model: set it before any walk starts.
+ */
+extern bool walk_verbose;
 
 /* fd is an O_PATH fd of the result; of a file the walk created, O_RDWR. */
 struct walk_result {
 	int fd;
 	struct stat st;		/* fstat() of fd */
-	bool created;		/* WALK_CREATE made a new file */
+	bool created;		/* LOOKUP_CREATE made a new file */
 	int total_link_count;	/* links followed, of at most 40 */
 	unsigned int max_depth;	/* the symlink stack's greatest height */
 };

@@ -62,18 +62,19 @@ static const char *usage_problem(unsigned int flags, int args)
 {
 	if (args != 1)
 		return "give exactly one PATH";
-	if ((flags & WALK_EXCL) && !(flags & WALK_CREATE))
+	if ((flags & LOOKUP_EXCL) && !(flags & LOOKUP_CREATE))
 		return "--excl needs --creat";
-	if ((flags & WALK_BENEATH) && (flags & WALK_IN_ROOT))
+	if ((flags & LOOKUP_BENEATH) && (flags & LOOKUP_IN_ROOT))
 		return "--beneath and --in-root exclude each other";
-	if ((flags & WALK_CREATE) && (flags & WALK_DIRECTORY))
+	if ((flags & LOOKUP_CREATE) && (flags & LOOKUP_DIRECTORY))
 		return "--creat and -d exclude each other";
 	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	unsigned int flags = WALK_FOLLOW;
+	unsigned int flags = LOOKUP_FOLLOW;
+	bool verbose = false;
 	struct walk_result start, res;
 	const char *dir = NULL, *problem;
 	int opt, dirfd = AT_FDCWD, err;
@@ -81,34 +82,34 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "vLPdC:h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'v':
-			flags |= WALK_VERBOSE;
+			verbose = true;
 			break;
 		case 'L':
-			flags |= WALK_FOLLOW;
+			flags |= LOOKUP_FOLLOW;
 			break;
 		case 'P':
-			flags &= ~WALK_FOLLOW;
+			flags &= ~LOOKUP_FOLLOW;
 			break;
 		case 'd':
-			flags |= WALK_DIRECTORY;
+			flags |= LOOKUP_DIRECTORY;
 			break;
 		case 'C':
 			dir = optarg;
 			break;
 		case OPT_CREAT:
-			flags |= WALK_CREATE;
+			flags |= LOOKUP_CREATE;
 			break;
 		case OPT_EXCL:
-			flags |= WALK_EXCL;
+			flags |= LOOKUP_EXCL;
 			break;
 		case OPT_NO_SYMLINKS:
-			flags |= WALK_NO_SYMLINKS;
+			flags |= LOOKUP_NO_SYMLINKS;
 			break;
 		case OPT_BENEATH:
-			flags |= WALK_BENEATH;
+			flags |= LOOKUP_BENEATH;
 			break;
 		case OPT_IN_ROOT:
-			flags |= WALK_IN_ROOT;
+			flags |= LOOKUP_IN_ROOT;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -123,13 +124,15 @@ int main(int argc, char **argv)
 		return usage(problem);
 
 	if (dir) {
-		err = walk_resolve(AT_FDCWD, dir, WALK_FOLLOW | WALK_DIRECTORY, &start, NULL);
+		err = walk_resolve(AT_FDCWD, dir, LOOKUP_FOLLOW | LOOKUP_DIRECTORY, &start, NULL);
 		if (err) {
 			fprintf(stderr, "walk: -C %s: %s\n", dir, strerrorname_np(-err));
 			return 2;
 		}
 		dirfd = start.fd;
 	}
+	/* the events of PATH, not those of -C DIR */
+	walk_verbose = verbose;
 
 	err = walk_resolve(dirfd, argv[optind], flags, &res, NULL);
 	if (err) {

@@ -10,7 +10,7 @@
  * (/tmp) and chroots into it: "..", absolute paths and absolute bodies
  * all stop at a root it owns, O_CREAT makes nothing outside, and no atime
  * update makes the kernel leave RCU-walk early, which would change some
- * answers of RESOLVE_BENEATH (see WALK_RCU in model/walk.c). The tmpfs
+ * answers of RESOLVE_BENEATH (see LOOKUP_RCU in ../walk.c). The tmpfs
  * ends with the child.
  *
  * There it builds random trees, each for 100 cases: dirs, files, relative
@@ -30,7 +30,7 @@
  * file appeared instead, which is then removed) must be the same.
  *
  * With the kernel's namei events (a tracefs instance of the fuzzer's own,
- * every event on: model/kernel_trace.c), each system call's events must
+ * every event on: kernel_trace.c), each system call's events must
  * balance (pushes and pops, starts and ends of attempts, depths and link
  * counts, the last attempt's error the call's), and the events of its last
  * attempt must be the ones the model predicts: each push, body, pop, jump
@@ -83,12 +83,12 @@ static const struct {
 	const char *name;
 	unsigned int flags;
 } ops[OP_COUNT] = {
-	[OP_STAT] = { "stat", WALK_FOLLOW },
+	[OP_STAT] = { "stat", LOOKUP_FOLLOW },
 	[OP_LSTAT] = { "lstat", 0 },
-	[OP_CREAT] = { "creat", WALK_CREATE },
-	[OP_NO_SYMLINKS] = { "openat2-no-symlinks", WALK_NO_SYMLINKS },
-	[OP_BENEATH] = { "openat2-beneath", WALK_BENEATH },
-	[OP_IN_ROOT] = { "openat2-in-root", WALK_IN_ROOT },
+	[OP_CREAT] = { "creat", LOOKUP_CREATE },
+	[OP_NO_SYMLINKS] = { "openat2-no-symlinks", LOOKUP_NO_SYMLINKS },
+	[OP_BENEATH] = { "openat2-beneath", LOOKUP_BENEATH },
+	[OP_IN_ROOT] = { "openat2-in-root", LOOKUP_IN_ROOT },
 };
 
 static const char *const names[] = { "a", "b", "c", "d", "e", "f" };
@@ -504,17 +504,17 @@ static unsigned int op_flags(enum op_kind op)
 		/* O_CREAT, O_CREAT|O_EXCL, O_CREAT|O_NOFOLLOW */
 		switch (rnd(4)) {
 		case 0:
-			return flags | WALK_EXCL;
+			return flags | LOOKUP_EXCL;
 		case 1:
 			return flags;
 		default:
-			return flags | WALK_FOLLOW;
+			return flags | LOOKUP_FOLLOW;
 		}
 	default:
 		if (chance(75))
-			flags |= WALK_FOLLOW;
+			flags |= LOOKUP_FOLLOW;
 		if (chance(10))
-			flags |= WALK_DIRECTORY;
+			flags |= LOOKUP_DIRECTORY;
 		return flags;
 	}
 }
@@ -628,7 +628,7 @@ static void answer_of(const struct tree *tree, const struct fuzz_case *c,
 		return;
 	a->dev = st->st_dev;
 	a->ino = st->st_ino;
-	if ((c->flags & WALK_CREATE) && !tree_inode(st->st_ino))
+	if ((c->flags & LOOKUP_CREATE) && !tree_inode(st->st_ino))
 		take_new_file(tree, st->st_ino, a);
 }
 
@@ -937,7 +937,7 @@ static void print_answer(const char *who, const struct answer *a)
 /* The system call the case makes, as C. */
 static void print_call(const struct fuzz_case *c)
 {
-	bool follow = c->flags & WALK_FOLLOW;
+	bool follow = c->flags & LOOKUP_FOLLOW;
 
 	printf("#   call: ");
 	switch (c->op) {
@@ -950,14 +950,14 @@ static void print_call(const struct fuzz_case *c)
 	case OP_CREAT:
 		printf("openat(/%s, \"", c->start);
 		print_compact(c->path);
-		printf("\", O_CREAT%s%s)\n", c->flags & WALK_EXCL ? "|O_EXCL" : "",
-		       follow || (c->flags & WALK_EXCL) ? "" : "|O_NOFOLLOW");
+		printf("\", O_CREAT%s%s)\n", c->flags & LOOKUP_EXCL ? "|O_EXCL" : "",
+		       follow || (c->flags & LOOKUP_EXCL) ? "" : "|O_NOFOLLOW");
 		break;
 	default:
 		printf("openat2(/%s, \"", c->start);
 		print_compact(c->path);
 		printf("\", O_PATH%s%s, RESOLVE_%s)\n", follow ? "" : "|O_NOFOLLOW",
-		       c->flags & WALK_DIRECTORY ? "|O_DIRECTORY" : "",
+		       c->flags & LOOKUP_DIRECTORY ? "|O_DIRECTORY" : "",
 		       c->op == OP_NO_SYMLINKS ? "NO_SYMLINKS" :
 		       c->op == OP_BENEATH ? "BENEATH" : "IN_ROOT");
 		break;

@@ -107,11 +107,11 @@ static const struct {
 	const char *name;
 	unsigned int flags;
 } ops[] = {
-	{ "stat", WALK_FOLLOW },
+	{ "stat", LOOKUP_FOLLOW },
 	{ "lstat", 0 },
-	{ "openat2-no-symlinks", WALK_FOLLOW | WALK_NO_SYMLINKS },
-	{ "openat2-beneath", WALK_FOLLOW | WALK_BENEATH },
-	{ "openat2-in-root", WALK_FOLLOW | WALK_IN_ROOT },
+	{ "openat2-no-symlinks", LOOKUP_FOLLOW | LOOKUP_NO_SYMLINKS },
+	{ "openat2-beneath", LOOKUP_FOLLOW | LOOKUP_BENEATH },
+	{ "openat2-in-root", LOOKUP_FOLLOW | LOOKUP_IN_ROOT },
 };
 #define OPS ARRAY_SIZE(ops)
 
@@ -435,7 +435,7 @@ static void walk_until(const struct timespec *end, struct tally *t)
 			i = rng_next(&walker_rng) % CASES;
 			op = rng_next(&walker_rng) % OPS;
 			struct answer a = kernel_answer(cases + i, op);
-			bool scoped = ops[op].flags & (WALK_BENEATH | WALK_IN_ROOT);
+			bool scoped = ops[op].flags & (LOOKUP_BENEATH | LOOKUP_IN_ROOT);
 
 			t->lookups++;
 			if (a.err == -EAGAIN && scoped && cases[i].dotdot) {

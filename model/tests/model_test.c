@@ -16,7 +16,7 @@
  *	|       `-- file
  *	`-- file
  *
- * usage: walk_test [WALK]
+ * usage: model_test [WALK]
  *   WALK, the model's command-line tool, adds the cases of the tool.
  * Prints TAP; exits 1 on any failure.
  */
@@ -49,7 +49,7 @@ struct walk_case {
 	int error;		/* the errno expected, or 0 */
 	int or_error;		/* if not 0: what the kernel may say instead */
 	const char *result;	/* with 0: the object, from the test dir */
-	bool created;		/* WALK_CREATE makes result */
+	bool created;		/* LOOKUP_CREATE makes result */
 	int links;		/* if not 0: links the walk follows */
 	unsigned int depth;	/* if not 0: the stack's greatest height */
 };
@@ -62,26 +62,26 @@ static char path_max[PATH_MAX], path_too_long[PATH_MAX + 1];
 static char tree_body_max[PATH_MAX + 8];
 
 static const struct walk_case cases[] = {
-	{ .name = "a file", .path = "dir/file", .flags = WALK_FOLLOW,
+	{ .name = "a file", .path = "dir/file", .flags = LOOKUP_FOLLOW,
 	  .result = "dir/file" },
-	{ .name = "a missing name", .path = "dir/nope", .flags = WALK_FOLLOW,
+	{ .name = "a missing name", .path = "dir/nope", .flags = LOOKUP_FOLLOW,
 	  .error = ENOENT },
 	{ .name = "a missing directory on the way", .path = "nope/file",
-	  .flags = WALK_FOLLOW, .error = ENOENT },
-	{ .name = "a file on the way", .path = "file/file", .flags = WALK_FOLLOW,
+	  .flags = LOOKUP_FOLLOW, .error = ENOENT },
+	{ .name = "a file on the way", .path = "file/file", .flags = LOOKUP_FOLLOW,
 	  .error = ENOTDIR },
-	{ .name = "a file before \".\"", .path = "file/.", .flags = WALK_FOLLOW,
+	{ .name = "a file before \".\"", .path = "file/.", .flags = LOOKUP_FOLLOW,
 	  .error = ENOTDIR },
 	{ .name = "a link to a file before \"..\"", .tree = "l -> file\n",
-	  .path = "l/..", .flags = WALK_FOLLOW, .error = ENOTDIR },
-	{ .name = "a trailing slash on a file", .path = "file/", .flags = WALK_FOLLOW,
+	  .path = "l/..", .flags = LOOKUP_FOLLOW, .error = ENOTDIR },
+	{ .name = "a trailing slash on a file", .path = "file/", .flags = LOOKUP_FOLLOW,
 	  .error = ENOTDIR },
 	{ .name = "trailing slashes on a directory", .path = "dir//",
-	  .flags = WALK_FOLLOW, .result = "dir" },
+	  .flags = LOOKUP_FOLLOW, .result = "dir" },
 	{ .name = "lstat: a final link is not followed", .tree = "l -> file\n",
 	  .path = "l", .result = "l" },
 	{ .name = "stat: a final link is followed", .tree = "l -> file\n", .path = "l",
-	  .flags = WALK_FOLLOW, .result = "file", .links = 1, .depth = 1 },
+	  .flags = LOOKUP_FOLLOW, .result = "file", .links = 1, .depth = 1 },
 	{ .name = "lstat: a trailing slash follows a final link",
 	  .tree = "ld -> dir\n", .path = "ld/", .result = "dir" },
 	{ .name = "lstat: a trailing slash wants a directory", .tree = "l -> file\n",
@@ -90,22 +90,22 @@ static const struct walk_case cases[] = {
 	  .tree = "l2 -> ld\nld -> dir\n", .path = "l2/", .result = "dir",
 	  .links = 2 },
 	{ .name = "a body's trailing slash wants a directory", .tree = "lf -> file/\n",
-	  .path = "lf", .flags = WALK_FOLLOW, .error = ENOTDIR },
+	  .path = "lf", .flags = LOOKUP_FOLLOW, .error = ENOTDIR },
 	{ .name = "lstat follows a link on the way", .tree = "ld -> dir\n",
 	  .path = "ld/file", .result = "dir/file" },
 	{ .name = "a chain of 40 links, one frame high", .tree = chain40,
-	  .path = "c40", .flags = WALK_FOLLOW, .result = "file", .links = 40,
+	  .path = "c40", .flags = LOOKUP_FOLLOW, .result = "file", .links = 40,
 	  .depth = 1 },
 	{ .name = "a chain of 41 links is one too many", .tree = chain41,
-	  .path = "c41", .flags = WALK_FOLLOW, .error = ELOOP },
+	  .path = "c41", .flags = LOOKUP_FOLLOW, .error = ELOOP },
 	{ .name = "a chain on the way stays one frame high", .tree = chain21_dir,
-	  .path = "c10/file", .flags = WALK_FOLLOW, .result = "dir/file",
+	  .path = "c10/file", .flags = LOOKUP_FOLLOW, .result = "dir/file",
 	  .links = 10, .depth = 1 },
 	{ .name = "the budget is the lookup's: 20 + 20 links", .tree = chain21_dir,
-	  .path = "c20/../c20/file", .flags = WALK_FOLLOW, .result = "dir/file",
+	  .path = "c20/../c20/file", .flags = LOOKUP_FOLLOW, .result = "dir/file",
 	  .links = 40 },
 	{ .name = "the budget is the lookup's: 20 + 21 links", .tree = chain21_dir,
-	  .path = "c20/../c21/file", .flags = WALK_FOLLOW, .error = ELOOP },
+	  .path = "c20/../c21/file", .flags = LOOKUP_FOLLOW, .error = ELOOP },
 	/*
 	 * RESOLVE_BENEATH: RCU-walk leaves ".." in the root to a REF-walk
 	 * retry, which is charged only for its own links (the series' first
@@ -116,108 +116,108 @@ static const struct walk_case cases[] = {
 	 */
 	{ .name = "RESOLVE_BENEATH: 20 links to \"..\" above the start, in two attempts",
 	  .tree = chain21_up, .start = "dir", .path = "c20/file",
-	  .flags = WALK_BENEATH | WALK_FOLLOW, .error = EXDEV },
+	  .flags = LOOKUP_BENEATH | LOOKUP_FOLLOW, .error = EXDEV },
 	{ .name = "RESOLVE_BENEATH: 21 links to \"..\" above the start, in two attempts",
 	  .tree = chain21_up, .start = "dir", .path = "c21/file",
-	  .flags = WALK_BENEATH | WALK_FOLLOW, .error = EXDEV, .or_error = ELOOP },
+	  .flags = LOOKUP_BENEATH | LOOKUP_FOLLOW, .error = EXDEV, .or_error = ELOOP },
 	{ .name = "a loop", .tree = "a -> b\nb -> a\n", .path = "a",
-	  .flags = WALK_FOLLOW, .error = ELOOP },
+	  .flags = LOOKUP_FOLLOW, .error = ELOOP },
 	{ .name = "lstat of a link to itself", .tree = "a -> a\n", .path = "a",
 	  .result = "a" },
 	{ .name = "nested links spill the stack to the heap",
 	  .tree = "n1 -> n2/file\nn2 -> n3/sub\nn3 -> dir\n", .path = "n1",
-	  .flags = WALK_FOLLOW, .result = "dir/sub/file", .links = 3, .depth = 3 },
+	  .flags = LOOKUP_FOLLOW, .result = "dir/sub/file", .links = 3, .depth = 3 },
 	{ .name = "an absolute body restarts at the root", .tree = "abs -> @/dir\n",
-	  .path = "abs/file", .flags = WALK_FOLLOW, .result = "dir/file" },
+	  .path = "abs/file", .flags = LOOKUP_FOLLOW, .result = "dir/file" },
 	{ .name = "a body of slashes is a jump to the root", .tree = "root -> //\n",
-	  .path = "root", .flags = WALK_FOLLOW, .result = "/", .links = 1,
+	  .path = "root", .flags = LOOKUP_FOLLOW, .result = "/", .links = 1,
 	  .depth = 1 },
-	{ .name = "an absolute path", .path = "@/dir/file", .flags = WALK_FOLLOW,
+	{ .name = "an absolute path", .path = "@/dir/file", .flags = LOOKUP_FOLLOW,
 	  .result = "dir/file" },
 	{ .name = "\".\" and \"..\" on the way", .path = "dir/./sub/.././file",
-	  .flags = WALK_FOLLOW, .result = "dir/file" },
+	  .flags = LOOKUP_FOLLOW, .result = "dir/file" },
 	{ .name = "\"..\" after a link is its target's parent",
-	  .tree = "ls -> dir/sub\n", .path = "ls/../file", .flags = WALK_FOLLOW,
+	  .tree = "ls -> dir/sub\n", .path = "ls/../file", .flags = LOOKUP_FOLLOW,
 	  .result = "dir/file" },
 	{ .name = "\"..\" stops at the root", .path = UP8 UP8 UP8 UP8 UP8 UP8 UP8 UP8,
-	  .flags = WALK_FOLLOW, .result = "/" },
+	  .flags = LOOKUP_FOLLOW, .result = "/" },
 	{ .name = "a final \"..\"", .path = "dir/sub/..", .result = "dir" },
 	{ .name = "a name of NAME_MAX bytes", .tree = tree_name_max, .path = name_max,
-	  .flags = WALK_FOLLOW, .result = name_max },
+	  .flags = LOOKUP_FOLLOW, .result = name_max },
 	{ .name = "a name longer than NAME_MAX", .path = name_too_long,
-	  .flags = WALK_FOLLOW, .error = ENAMETOOLONG },
+	  .flags = LOOKUP_FOLLOW, .error = ENAMETOOLONG },
 	{ .name = "a path of PATH_MAX - 1 bytes", .path = path_max,
-	  .flags = WALK_FOLLOW, .result = "file" },
+	  .flags = LOOKUP_FOLLOW, .result = "file" },
 	{ .name = "a path of PATH_MAX bytes", .path = path_too_long,
-	  .flags = WALK_FOLLOW, .error = ENAMETOOLONG },
+	  .flags = LOOKUP_FOLLOW, .error = ENAMETOOLONG },
 	{ .name = "a body of PATH_MAX - 1 bytes", .tree = tree_body_max, .path = "lb",
-	  .flags = WALK_FOLLOW, .result = "file" },
-	{ .name = "the empty path", .path = "", .flags = WALK_FOLLOW, .error = ENOENT },
+	  .flags = LOOKUP_FOLLOW, .result = "file" },
+	{ .name = "the empty path", .path = "", .flags = LOOKUP_FOLLOW, .error = ENOENT },
 	{ .name = "a start that is no directory", .start = "file", .path = ".",
-	  .flags = WALK_FOLLOW, .error = ENOTDIR },
+	  .flags = LOOKUP_FOLLOW, .error = ENOTDIR },
 	{ .name = "O_DIRECTORY on a file", .path = "file",
-	  .flags = WALK_FOLLOW | WALK_DIRECTORY, .error = ENOTDIR },
+	  .flags = LOOKUP_FOLLOW | LOOKUP_DIRECTORY, .error = ENOTDIR },
 	{ .name = "O_CREAT makes a missing file", .path = "dir/new",
-	  .flags = WALK_CREATE | WALK_FOLLOW, .result = "dir/new", .created = true },
+	  .flags = LOOKUP_CREATE | LOOKUP_FOLLOW, .result = "dir/new", .created = true },
 	{ .name = "O_CREAT through a dangling link", .tree = "dl -> dir/new\n",
-	  .path = "dl", .flags = WALK_CREATE | WALK_FOLLOW, .result = "dir/new",
+	  .path = "dl", .flags = LOOKUP_CREATE | LOOKUP_FOLLOW, .result = "dir/new",
 	  .created = true, .links = 1 },
 	{ .name = "O_CREAT through a chain to an absolute body",
 	  .tree = "d2 -> d1\nd1 -> @/dir/new\n", .path = "d2",
-	  .flags = WALK_CREATE | WALK_FOLLOW, .result = "dir/new", .created = true,
+	  .flags = LOOKUP_CREATE | LOOKUP_FOLLOW, .result = "dir/new", .created = true,
 	  .links = 2 },
 	{ .name = "O_CREAT opens an existing file", .path = "file",
-	  .flags = WALK_CREATE | WALK_FOLLOW, .result = "file" },
+	  .flags = LOOKUP_CREATE | LOOKUP_FOLLOW, .result = "file" },
 	{ .name = "O_EXCL on an existing file", .path = "file",
-	  .flags = WALK_CREATE | WALK_EXCL | WALK_FOLLOW, .error = EEXIST },
+	  .flags = LOOKUP_CREATE | LOOKUP_EXCL | LOOKUP_FOLLOW, .error = EEXIST },
 	{ .name = "O_EXCL on a dangling link", .tree = "dl -> dir/new\n", .path = "dl",
-	  .flags = WALK_CREATE | WALK_EXCL | WALK_FOLLOW, .error = EEXIST },
+	  .flags = LOOKUP_CREATE | LOOKUP_EXCL | LOOKUP_FOLLOW, .error = EEXIST },
 	{ .name = "O_CREAT|O_NOFOLLOW on a dangling link", .tree = "dl -> dir/new\n",
-	  .path = "dl", .flags = WALK_CREATE, .error = ELOOP },
+	  .path = "dl", .flags = LOOKUP_CREATE, .error = ELOOP },
 	{ .name = "O_CREAT with a trailing slash", .path = "dir/new/",
-	  .flags = WALK_CREATE | WALK_FOLLOW, .error = EISDIR },
+	  .flags = LOOKUP_CREATE | LOOKUP_FOLLOW, .error = EISDIR },
 	{ .name = "O_CREAT on a directory", .path = "dir",
-	  .flags = WALK_CREATE | WALK_FOLLOW, .error = EISDIR },
+	  .flags = LOOKUP_CREATE | LOOKUP_FOLLOW, .error = EISDIR },
 	{ .name = "O_CREAT through a link to a directory", .tree = "ld -> dir\n",
-	  .path = "ld", .flags = WALK_CREATE | WALK_FOLLOW, .error = EISDIR },
+	  .path = "ld", .flags = LOOKUP_CREATE | LOOKUP_FOLLOW, .error = EISDIR },
 	{ .name = "O_CREAT at \".\"", .path = "dir/.",
-	  .flags = WALK_CREATE | WALK_FOLLOW, .error = EISDIR },
+	  .flags = LOOKUP_CREATE | LOOKUP_FOLLOW, .error = EISDIR },
 	{ .name = "O_CREAT under a missing directory", .path = "nope/new",
-	  .flags = WALK_CREATE | WALK_FOLLOW, .error = ENOENT },
+	  .flags = LOOKUP_CREATE | LOOKUP_FOLLOW, .error = ENOENT },
 	{ .name = "RESOLVE_NO_SYMLINKS: a link on the way", .tree = "ld -> dir\n",
-	  .path = "ld/file", .flags = WALK_NO_SYMLINKS | WALK_FOLLOW, .error = ELOOP },
+	  .path = "ld/file", .flags = LOOKUP_NO_SYMLINKS | LOOKUP_FOLLOW, .error = ELOOP },
 	{ .name = "RESOLVE_NO_SYMLINKS: a final link to follow", .tree = "l -> file\n",
-	  .path = "l", .flags = WALK_NO_SYMLINKS | WALK_FOLLOW, .error = ELOOP },
+	  .path = "l", .flags = LOOKUP_NO_SYMLINKS | LOOKUP_FOLLOW, .error = ELOOP },
 	{ .name = "RESOLVE_NO_SYMLINKS: a final link left alone", .tree = "l -> file\n",
-	  .path = "l", .flags = WALK_NO_SYMLINKS, .result = "l" },
+	  .path = "l", .flags = LOOKUP_NO_SYMLINKS, .result = "l" },
 	{ .name = "RESOLVE_NO_SYMLINKS: no link at all", .path = "dir/sub/file",
-	  .flags = WALK_NO_SYMLINKS | WALK_FOLLOW, .result = "dir/sub/file" },
+	  .flags = LOOKUP_NO_SYMLINKS | LOOKUP_FOLLOW, .result = "dir/sub/file" },
 	{ .name = "RESOLVE_BENEATH: \"..\" that stays beneath", .start = "dir",
-	  .path = "sub/../file", .flags = WALK_BENEATH | WALK_FOLLOW,
+	  .path = "sub/../file", .flags = LOOKUP_BENEATH | LOOKUP_FOLLOW,
 	  .result = "dir/file" },
 	{ .name = "RESOLVE_BENEATH: \"..\" above the start", .start = "dir",
-	  .path = "../file", .flags = WALK_BENEATH | WALK_FOLLOW, .error = EXDEV },
+	  .path = "../file", .flags = LOOKUP_BENEATH | LOOKUP_FOLLOW, .error = EXDEV },
 	{ .name = "RESOLVE_BENEATH: an absolute path", .start = "dir",
-	  .path = "@/dir/file", .flags = WALK_BENEATH | WALK_FOLLOW, .error = EXDEV },
+	  .path = "@/dir/file", .flags = LOOKUP_BENEATH | LOOKUP_FOLLOW, .error = EXDEV },
 	{ .name = "RESOLVE_BENEATH: an absolute body", .tree = "dir/abs -> @/dir/file\n",
-	  .start = "dir", .path = "abs", .flags = WALK_BENEATH | WALK_FOLLOW,
+	  .start = "dir", .path = "abs", .flags = LOOKUP_BENEATH | LOOKUP_FOLLOW,
 	  .error = EXDEV },
 	{ .name = "RESOLVE_BENEATH: a relative body that leaves",
 	  .tree = "dir/up -> ../file\n", .start = "dir", .path = "up",
-	  .flags = WALK_BENEATH | WALK_FOLLOW, .error = EXDEV },
+	  .flags = LOOKUP_BENEATH | LOOKUP_FOLLOW, .error = EXDEV },
 	{ .name = "RESOLVE_IN_ROOT: \"..\" stops at the start", .start = "dir",
-	  .path = "../../file", .flags = WALK_IN_ROOT | WALK_FOLLOW,
+	  .path = "../../file", .flags = LOOKUP_IN_ROOT | LOOKUP_FOLLOW,
 	  .result = "dir/file" },
 	{ .name = "RESOLVE_IN_ROOT: an absolute path starts at the start",
-	  .start = "dir", .path = "/sub", .flags = WALK_IN_ROOT | WALK_FOLLOW,
+	  .start = "dir", .path = "/sub", .flags = LOOKUP_IN_ROOT | LOOKUP_FOLLOW,
 	  .result = "dir/sub" },
 	{ .name = "RESOLVE_IN_ROOT: an absolute body", .tree = "dir/abs -> /file\n",
-	  .start = "dir", .path = "abs", .flags = WALK_IN_ROOT | WALK_FOLLOW,
+	  .start = "dir", .path = "abs", .flags = LOOKUP_IN_ROOT | LOOKUP_FOLLOW,
 	  .result = "dir/file" },
 	{ .name = "RESOLVE_BENEATH with RESOLVE_IN_ROOT", .path = "file",
-	  .flags = WALK_BENEATH | WALK_IN_ROOT | WALK_FOLLOW, .error = EINVAL },
+	  .flags = LOOKUP_BENEATH | LOOKUP_IN_ROOT | LOOKUP_FOLLOW, .error = EINVAL },
 	{ .name = "O_CREAT with O_DIRECTORY", .path = "dir/new",
-	  .flags = WALK_CREATE | WALK_DIRECTORY | WALK_FOLLOW, .error = EINVAL },
+	  .flags = LOOKUP_CREATE | LOOKUP_DIRECTORY | LOOKUP_FOLLOW, .error = EINVAL },
 };
 
 /* A test directory holding one case's tree. */
@@ -291,7 +291,7 @@ static void scratch_make(struct scratch *s, const struct walk_case *c)
 	size_t len;
 	int err;
 
-	snprintf(s->dir, sizeof(s->dir), "%s/walk_test.XXXXXX", tmpdir ? tmpdir : "/tmp");
+	snprintf(s->dir, sizeof(s->dir), "%s/model_test.XXXXXX", tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(s->dir))
 		bail_out("mkdtemp", errno);
 	s->fd = open(s->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -446,7 +446,7 @@ static void make_long_strings(void)
 }
 
 /*
- * With WALK_VERBOSE the model prints each event and the stack after it:
+ * With walk_verbose set the model prints each event and the stack after it:
  * the third nested link moves it to the heap, and, as in the kernel, the
  * remnants sit one frame below their links in a trailing link's body.
  */
@@ -478,7 +478,9 @@ static void test_verbose(void)
 	saved = dup(STDERR_FILENO);
 	if (memfd < 0 || saved < 0 || dup2(memfd, STDERR_FILENO) < 0)
 		bail_out("capturing stderr", errno);
-	err = walk_resolve(s.start, s.path, WALK_FOLLOW | WALK_VERBOSE, &res, NULL);
+	walk_verbose = true;
+	err = walk_resolve(s.start, s.path, LOOKUP_FOLLOW, &res, NULL);
+	walk_verbose = false;
 	if (dup2(saved, STDERR_FILENO) < 0 || close(saved))
 		bail_out("restoring stderr", errno);
 	len = pread(memfd, trace, sizeof(trace) - 1, 0);
@@ -498,7 +500,7 @@ static void test_verbose(void)
 		}
 	}
 	scratch_remove(&s);
-	report(ok, "WALK_VERBOSE prints the stack at each push and pop");
+	report(ok, "walk_verbose prints the stack at each push and pop");
 }
 
 struct events_case {
@@ -518,7 +520,7 @@ static const struct events_case events_cases[] = {
 		.name = "events: a trailing link's body nested two deep",
 		.tree = "n1 -> n2/file\nn2 -> dir\n",
 		.path = "n1",
-		.flags = WALK_FOLLOW,
+		.flags = LOOKUP_FOLLOW,
 		.want = "namei_link_push: depth=1 links=1 link=\"n1\" trailing=1\n"
 			"namei_link_body: depth=1 body=\"n2/file\" remnant=\"\"\n"
 			"namei_link_push: depth=2 links=2 link=\"n2\" trailing=0\n"
@@ -530,7 +532,7 @@ static const struct events_case events_cases[] = {
 		.name = "events: a pure jump",
 		.tree = "j -> /\n",
 		.path = "j",
-		.flags = WALK_FOLLOW,
+		.flags = LOOKUP_FOLLOW,
 		.want = "namei_link_push: depth=1 links=1 link=\"j\" trailing=1\n"
 			"namei_jump_root: depth=1 error=0\n"
 			"namei_link_pop: depth=0 links=1 link=\"j\" reason=walked\n",
@@ -539,7 +541,7 @@ static const struct events_case events_cases[] = {
 		.name = "events: RESOLVE_BENEATH refuses an absolute body",
 		.tree = "a -> /x\n",
 		.path = "a/file",
-		.flags = WALK_FOLLOW | WALK_BENEATH,
+		.flags = LOOKUP_FOLLOW | LOOKUP_BENEATH,
 		.want = "namei_link_push: depth=1 links=1 link=\"a\" trailing=0\n"
 			"namei_jump_root: depth=1 error=-18\n"
 			"namei_link_pop: depth=0 links=1 link=\"a\" reason=terminate\n",
@@ -548,7 +550,7 @@ static const struct events_case events_cases[] = {
 		.name = "events: RESOLVE_NO_SYMLINKS",
 		.tree = "a -> dir\n",
 		.path = "a/file",
-		.flags = WALK_FOLLOW | WALK_NO_SYMLINKS,
+		.flags = LOOKUP_FOLLOW | LOOKUP_NO_SYMLINKS,
 		.want = "namei_link_push: depth=1 links=1 link=\"a\" trailing=0\n"
 			"namei_eloop: depth=1 links=1 link=\"a\" reason=no_symlinks\n"
 			"namei_link_pop: depth=0 links=1 link=\"a\" reason=terminate\n",
@@ -557,14 +559,14 @@ static const struct events_case events_cases[] = {
 		.name = "events: O_CREAT|O_NOFOLLOW on a link",
 		.tree = "a -> file\n",
 		.path = "a",
-		.flags = WALK_CREATE,
+		.flags = LOOKUP_CREATE,
 		.want = "namei_eloop: depth=0 links=0 link=\"a\" reason=nofollow\n",
 	},
 	{
 		.name = "events: O_CREAT through a dangling link keeps its frame",
 		.tree = "a -> new\n",
 		.path = "a",
-		.flags = WALK_CREATE | WALK_FOLLOW,
+		.flags = LOOKUP_CREATE | LOOKUP_FOLLOW,
 		.want = "namei_link_push: depth=1 links=1 link=\"a\" trailing=1\n"
 			"namei_link_body: depth=1 body=\"new\" remnant=\"\"\n"
 			"namei_link_pop: depth=0 links=1 link=\"a\" reason=terminate\n",
@@ -608,7 +610,7 @@ static void test_events_budget(void)
 	int err;
 
 	scratch_make(&s, &wc);
-	err = walk_resolve(s.start, s.path, WALK_FOLLOW, &res, &events);
+	err = walk_resolve(s.start, s.path, LOOKUP_FOLLOW, &res, &events);
 	scratch_remove(&s);
 	last = events.count ? events.event + events.count - 1 : NULL;
 	if (last)
