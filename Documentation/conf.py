@@ -1,10 +1,11 @@
 # Sphinx configuration of symwalk's documentation site.
 #
 # The sources Sphinx reads are assembled in build/docs/src by
-# scripts/docs/gen.py: the hand-written pages of this folder, the pages
-# generated from the labs, the gdb helpers, the tracepoint header and the
-# patch series, and the patched kernel's own path-lookup page. This file is
-# the configuration (sphinx-build -c Documentation).
+# scripts/docs/gen.py: the pages of this folder (the labs' pages and the
+# stack pictures are directives of sphinx/, which read make check's runs in
+# build/run), the pages generated from the gdb helpers, the tracepoint header
+# and the patch series, and the patched kernel's own path-lookup page. This
+# file is the configuration (sphinx-build -c Documentation).
 
 import ast
 import os
@@ -27,7 +28,12 @@ extensions = [
     "automarkup",       # function() -> link to its kernel-doc, as the kernel does
     "symwalk_bench",    # .. symwalk-bench:: the last make bench's report
     "symwalk_labs",     # .. symwalk-predict:: and .. symwalk-answers:: of a lab
+    "symwalk_stack",    # .. symwalk-moment:: and .. symwalk-trace:: of a traced walk
 ]
+
+# The pictures are graphviz graphs (sphinx.ext.graphviz), as SVG: their text
+# stays sharp and searchable.
+graphviz_output_format = "svg"
 
 kerneldoc_bin = os.path.join(TREE, "scripts", "kernel-doc")
 kerneldoc_srctree = TREE

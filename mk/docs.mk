@@ -23,10 +23,10 @@ docs-deps:
 
 docs: tree docs-deps
 	@echo "docs: generating the sources in $(DOCS)/src from the runs in $(DOCS_RUN)"
-	@$(DOCS_PYTHON) scripts/docs/gen.py --tree $(TREE) --data $(DOCS_RUN) --out $(DOCS)/src
+	@SYMWALK_RUN=$(abspath $(DOCS_RUN)) $(DOCS_PYTHON) scripts/docs/gen.py --tree $(TREE) --data $(DOCS_RUN) --out $(DOCS)/src
 	@echo "docs: sphinx-build, warnings as errors, into $(DOCS)/html"
 	@rm -rf $(DOCS)/html $(DOCS)/doctrees
-	@$(SPHINXBUILD) -q -E -W --keep-going -j 2 -d $(DOCS)/doctrees -c Documentation \
+	@SYMWALK_RUN=$(abspath $(DOCS_RUN)) $(SPHINXBUILD) -q -E -W --keep-going -j 2 -d $(DOCS)/doctrees -c Documentation \
 		$(DOCS)/src $(DOCS)/html 2>$(DOCS)/warnings.txt; rc=$$?; \
 	n=$$(grep -c 'WARNING\|ERROR' $(DOCS)/warnings.txt); \
 	if [ $$rc -ne 0 ]; then cat $(DOCS)/warnings.txt >&2; \

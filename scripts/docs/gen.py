@@ -7,17 +7,15 @@ usage: gen.py --tree build/linux --data build/run --out build/docs/src
 (scripts/docs_data.py lists them): the site shows those runs and boots
 nothing.
 
-  - the hand-written pages of Documentation/ (linked, not copied);
-  - the labs: one page per labs/NAME/, which includes labs/NAME/lab.rst
-    and adds the lab's fixture, gdb steps, traced walk and picture;
+  - the hand-written pages of Documentation/ and its pictures (linked, not
+    copied; the labs' pages and the stack pictures are directives of
+    Documentation/sphinx/ in them);
   - the gdb helper reference, from the helpers' docstrings and a real session;
   - the tracepoint reference, from include/trace/events/namei.h of the
     patched tree and real trace output;
   - the series walkthrough, from patches/*.patch;
   - the patched tree's Documentation/filesystems/path-lookup.rst and a page
-    of the kernel-doc of fs/namei.c;
-  - the pictures of the symlink stack: graphviz files from the walk data,
-    rendered to SVG with dot.
+    of the kernel-doc of fs/namei.c.
 """
 import argparse
 import fnmatch
@@ -34,14 +32,15 @@ DOC = os.path.join(TOP, "Documentation")
 sys.path.insert(0, HERE)
 
 sys.path.insert(0, os.path.join(TOP, "scripts"))
+sys.path.insert(0, os.path.join(DOC, "sphinx"))
 import docs_data  # noqa: E402
 import helpers  # noqa: E402
 import series  # noqa: E402
+import symwalk_run  # noqa: E402
+import symwalk_walks as walkdata  # noqa: E402
 import tracepoints  # noqa: E402
-import walkdata  # noqa: E402
 
-NOT_SOURCES = ("conf.py", "_static", "sphinx")
-GEN = "_gen"
+NOT_SOURCES = ("conf.py", "_static", "sphinx", "pictures")
 
 
 class GenError(Exception):
@@ -99,6 +98,7 @@ def clean_paths(text):
 # -- the hand-written pages -------------------------------------------------
 
 def link_handwritten(out):
+    os.symlink(os.path.join(DOC, "pictures"), os.path.join(out, "pictures"))
     for root, dirs, files in os.walk(DOC):
         dirs[:] = [d for d in dirs if d not in NOT_SOURCES]
         for name in files:
@@ -108,334 +108,6 @@ def link_handwritten(out):
             dst = os.path.join(out, os.path.relpath(src, DOC))
             os.makedirs(os.path.dirname(dst), exist_ok=True)
             os.symlink(src, dst)
-
-
-# -- pictures ---------------------------------------------------------------
-
-class Pictures:
-    """dot sources written under _gen/pictures, rendered in one dot run."""
-
-    def __init__(self, out):
-        self.dir = os.path.join(out, GEN, "pictures")
-        os.makedirs(self.dir, exist_ok=True)
-        self.sources = []
-
-    def add(self, name, dot):
-        path = os.path.join(self.dir, name + ".dot")
-        with open(path, "w") as f:
-            f.write(dot)
-        self.sources.append(path)
-        return "/{}/pictures/{}.svg".format(GEN, name)
-
-    def render(self):
-        if not shutil.which("dot"):
-            raise GenError("dot is missing: install Debian's graphviz "
-                           "(scripts/deps.sh graphviz)")
-        for path in self.sources:
-            svg = path[:-4] + ".svg"
-            proc = subprocess.run(["dot", "-Tsvg", "-o", svg, path],
-                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-            if proc.returncode != 0 or not os.path.exists(svg):
-                raise GenError("dot failed on {}: {}".format(
-                    path, proc.stdout.decode(errors="replace").strip()))
-
-
-def elided(items, head, tail, gap, anchor=None):
-    """A long list's first and last items, and those around anchor; each
-    run of two or more items left out becomes gap(how many)."""
-    n = len(items)
-    if n <= head + tail + 1:
-        return list(items)
-    keep = set(range(head)) | set(range(n - tail, n))
-    if anchor is not None:
-        keep |= {anchor - 1, anchor, anchor + 1}
-    out, i = [], 0
-    while i < n:
-        j = i
-        while j < n and j not in keep:
-            j += 1
-        if j - i > 1:
-            out.append(gap(j - i))
-        elif j > i:
-            out.append(items[i])
-        if j < n:
-            out.append(items[j])
-        i = j + 1
-    return out
-
-
-def elide(states, head=6, tail=5):
-    """A long walk's states: the first and the last ones and those around
-    the failure that terminate_walk() cleans up after, with boxes that say
-    how many were left out."""
-    def gap(count):
-        state = walkdata.State([], False, "", 0, None, "\u2026 {} more steps \u2026".format(
-            count))
-        state.elided = True
-        return state
-    return elided(states, head, tail, gap,
-                  walkdata.failure_index([s.event for s in states]))
-
-
-def strip(states, caption, per_row=3):
-    """A dot graph of states, per_row to a row, in walk order."""
-    lines = ['digraph walk {',
-             '  graph [fontname="{}", fontsize=11, label="{}", labelloc=b, '
-             'nodesep=0.25, ranksep=0.3, newrank=true];'.format(
-                 walkdata.FONT, walkdata.esc(caption)),
-             '  node [shape=plaintext, fontname="{}", fontsize=10];'.format(walkdata.FONT),
-             '  edge [color="#777777", arrowsize=0.6];']
-    for i, state in enumerate(states):
-        if getattr(state, "elided", False):
-            lines.append('  s{} [shape=box, style="rounded,dashed", label="{}"];'.format(
-                i, walkdata.esc(state.caption)))
-        else:
-            lines.append("  s{} [label={}];".format(i, walkdata.table(state)))
-    lines.append("  legend [label={}];".format(walkdata.legend()))
-    lines.append("  { rank=sink; legend; }")
-    for row_start in range(0, len(states), per_row):
-        row = ["s{}".format(i) for i in range(row_start, min(row_start + per_row, len(states)))]
-        lines.append("  { rank=same; " + "; ".join(row) + "; }")
-    for i in range(1, len(states)):
-        same_row = i % per_row != 0
-        lines.append("  s{} -> s{}{};".format(
-            i - 1, i, "" if same_row else " [constraint=false, style=dashed]"))
-        if not same_row:
-            lines.append("  s{} -> s{} [style=invis];".format(i - per_row, i))
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
-# -- walk data --------------------------------------------------------------
-
-def check_data(data):
-    """Every result of make check the site shows, or one sentence naming
-    the command that leaves them."""
-    names = [docs_data.WALKS, docs_data.LAB_WALKS, docs_data.GDB_SESSION]
-    names += ["lab-{}.gdb.log".format(n) for n in lab_names()]
-    missing = [n for n in names if not os.path.exists(os.path.join(data, n))]
-    if missing:
-        raise GenError("the site shows the guest runs of make check, and {} has {} of "
-                       "them ({}{}): run 'make check' first".format(
-                           relative(data), "none" if len(missing) == len(names) else
-                           "not all", ", ".join(missing[:3]),
-                           ", ..." if len(missing) > 3 else ""))
-
-
-def load_walks(data):
-    text = ""
-    for name in (docs_data.WALKS, docs_data.LAB_WALKS):
-        with open(os.path.join(data, name), errors="replace") as f:
-            text += f.read() + "\n"
-    return walkdata.parse(text)
-
-
-def lookup_text(events, head=14, tail=8):
-    """A walk's events, from the event name on (the task, CPU, flags and
-    time columns are left out); a long walk keeps its first and last lines,
-    and those around its failure."""
-    lines = elided([e.short() for e in events], head, tail,
-                   "[... {} more events ...]".format, walkdata.failure_index(events))
-    return "\n".join(lines) + "\n"
-
-
-def moments(records, pictures, out):
-    """The key moments of the stack, each a short strip of states from one
-    of the scenario's walks, and each walk's events."""
-    def states_of(walk):
-        if walk not in records:
-            raise GenError("the walk data has no walk '{}': see "
-                           "guest/scenarios/docs-walks.sh".format(walk))
-        events = records[walk].lookup()
-        write(os.path.join(out, GEN, "walks", walk + ".trace"), lookup_text(events))
-        return walkdata.stack_states(events)
-
-    def find(states, test, what, before=None):
-        """The index of the first state that passes test; with before, of
-        the last one before that index."""
-        indices = range(len(states)) if before is None else range(before - 1, -1, -1)
-        for i in indices:
-            if test(i, states[i]):
-                return i
-        raise GenError("the walk data shows no {}: see guest/scenarios/docs-walks.sh".format(what))
-
-    def push(s, depth=None):
-        return s.event.name == "namei_link_push" and (
-            depth is None or s.event.int("depth") == depth)
-
-    def body(s):
-        return s.event.name == "namei_link_body"
-
-    def last_push(states, i, what):
-        return find(states, lambda j, s: push(s), "push before the " + what, before=i)
-
-    nest = states_of("nest")
-    first = find(nest, lambda i, s: push(s, 1), "first push")
-    second = find(nest, lambda i, s: push(s, 2) and not s.heap, "second push")
-    second_body = find(nest, lambda i, s: i > second and body(s), "body of the second link")
-    spill = find(nest, lambda i, s: s.event.name == "namei_stack_spill", "spill")
-    third = find(nest, lambda i, s: i > spill and push(s), "push after the spill")
-    third_body = find(nest, lambda i, s: i > third and body(s), "body of the third link")
-    chain = states_of("chain")
-    pop = find(chain, lambda i, s: s.event.name == "namei_link_pop" and i + 2 < len(chain)
-               and push(chain[i + 1]) and body(chain[i + 2]), "pop before a push")
-    jump = states_of("jump")
-    jmp = find(jump, lambda i, s: s.event.name == "namei_jump_root" and s.event.int("depth"),
-               "jump to the root from a link")
-    jmp_push = last_push(jump, jmp, "jump to the root")
-    magic = states_of("magic")
-    mjmp = find(magic, lambda i, s: s.event.name == "namei_jump_link", "magic jump")
-    mjmp_push = last_push(magic, mjmp, "magic jump")
-    loop = states_of("loop")
-    eloop = find(loop, lambda i, s: s.event.name == "namei_eloop", "ELOOP")
-    eloop_push = last_push(loop, eloop, "ELOOP")
-
-    plan = {
-        "embedded": (nest[first:second_body + 1],
-                     "n1/f: two pushes fill the 2 embedded frames"),
-        "spill": (nest[spill - 1:third_body + 1],
-                  "n1/f: the third push moves the stack to the heap"),
-        "trailing-pop": (chain[pop - 1:pop + 3],
-                         "c3/e: c3 is popped before c2 is pushed"),
-        "jump": (jump[jmp_push:jmp + 2], "abs/e/f: the absolute link jumps to the root"),
-        "magic": (magic[mjmp_push:mjmp + 2], "/proc/self/cwd: a magic link jumps"),
-        "eloop": (loop[eloop_push:eloop + 1], "loop: the 41st link is ELOOP"),
-        "nest": (walkdata.key_states(nest), "n1/f, every step"),
-    }
-    for name, (states, caption) in plan.items():
-        pictures.add("moment-" + name, strip(states, caption, per_row=4))
-
-
-# -- labs -------------------------------------------------------------------
-
-def adornments(text):
-    """The section underline characters of a reST text, in order of use."""
-    chars = []
-    lines = text.split("\n")
-    for prev, line in zip(lines, lines[1:]):
-        s = line.rstrip()
-        if prev.strip() and len(s) >= 3 and len(set(s)) == 1 and s[0] in "=-~^*#+\"'`:.":
-            if len(s) >= len(prev.rstrip()) and s[0] not in chars:
-                chars.append(s[0])
-    return chars
-
-
-GDB_BOOT_NOISE = re.compile(
-    r"^(0x[0-9a-f]+ in \?\? \(\)|Hardware assisted breakpoint \d+ at |Breakpoint \d+ at "
-    r"0x[0-9a-f]+: file \S+/(init/main|kernel/sys)\.c|Breakpoint \d+, (start_kernel|"
-    r"__x64_sys_sethostname) |\d+\t|\s*$)")
-
-
-def gdb_log_tail(log):
-    """The lab's gdb output, without the lines of the boot to the lab's
-    start (start_kernel, then init's sethostname())."""
-    lines = log.rstrip("\n").split("\n")
-    while lines and GDB_BOOT_NOISE.match(lines[0]):
-        lines.pop(0)
-    return clean_paths("\n".join(lines))
-
-
-def lab_names():
-    labs_dir = os.path.join(TOP, "labs")
-    return sorted(d for d in os.listdir(labs_dir)
-                  if os.path.isfile(os.path.join(labs_dir, d, "setup.sh")))
-
-
-def lab_pages(records, data, pictures, out):
-    labs_dir = os.path.join(TOP, "labs")
-    names = lab_names()
-    page_dir = os.path.join(out, "labs")
-    entries = []
-    for name in names:
-        lab = os.path.join(labs_dir, name)
-        narrative = os.path.join(lab, "lab.rst")
-        rel = lambda p: os.path.relpath(p, page_dir)  # noqa: E731
-        text = [".. This page is generated by scripts/docs/gen.py from labs/{0}/.\n\n".format(
-            name)]
-        if os.path.exists(narrative):
-            with open(narrative) as f:
-                chars = adornments(f.read())
-            text.append(".. include:: {}\n\n".format(rel(narrative)))
-        else:
-            # Said loudly, and tests/docs/site_test.sh fails on it, but the
-            # rest of the site still builds.
-            print("docs: labs/{}/lab.rst is missing: the lab's page has no "
-                  "narrative".format(name), file=sys.stderr)
-            chars = ["="]
-            text.append(title("Lab {}".format(name)))
-            text.append(".. admonition:: No narrative yet\n   :class: missing-narrative\n\n"
-                        "   ``labs/{}/lab.rst`` is missing: this page shows only what "
-                        "the lab's files and its run give.\n\n".format(name))
-        section = chars[1] if len(chars) > 1 else next(c for c in "-~^" if c not in chars)
-
-        record = records.get("lab:" + name)
-        with open(os.path.join(lab, "trigger")) as f:
-            trigger = f.read()
-        walks = record.lookups_named(trigger) if record else []
-        text.append(title("The walk, traced", section))
-        if walks:
-            text.append(
-                "The lab's trigger, run in the guest with the namei events enabled (see "
-                ":doc:`/tracepoints`). Each box is the symlink stack after one event that "
-                "changes it (see :doc:`/stack`), top frame first; green is the frame just "
-                "pushed, or whose body the walk enters, red the one just popped, with "
-                "the function that popped it.\n\n")
-            for n, events in enumerate(walks):
-                path = events[0]["name"]
-                states = elide(walkdata.key_states(walkdata.stack_states(events)))
-                svg = pictures.add("lab-{}-{}".format(name, n), strip(
-                    states, "the symlink stack along the lookup of {}".format(path)))
-                trace = "/{}/labs/{}-{}.trace".format(GEN, name, n)
-                write(os.path.join(out, trace.lstrip("/")), lookup_text(events))
-                text.append(".. figure:: {}\n   :alt: the symlink stack along the lookup "
-                            "of {}\n   :class: stack-strip\n\n".format(svg, path))
-                text.append("The events of the lookup of ``{}``:\n\n".format(path))
-                text.append(".. literalinclude:: {}\n   :language: text\n\n".format(trace))
-        else:
-            text.append("No lookup of the lab's trigger touched the symlink stack.\n\n")
-
-        text.append(title("The fixture and the lookup", section))
-        text.append("``labs/{0}/setup.sh`` builds the fixture in ``/lab/{0}`` of the "
-                    "guest:\n\n".format(name))
-        text.append(".. literalinclude:: {}\n   :language: sh\n\n".format(
-            rel(os.path.join(lab, "setup.sh"))))
-        text.append("``labs/{}/trigger`` is the lookup gdb waits for:\n\n".format(name))
-        text.append(".. literalinclude:: {}\n   :language: sh\n\n".format(
-            rel(os.path.join(lab, "trigger"))))
-
-        text.append(title("In gdb", section))
-        text.append("``make lab LAB={0}`` boots the guest paused, attaches gdb and runs "
-                    "``labs/{0}/lab.gdb``:\n\n".format(name))
-        text.append(".. literalinclude:: {}\n   :language: text\n\n".format(
-            rel(os.path.join(lab, "lab.gdb"))))
-        log = os.path.join(data, "lab-{}.gdb.log".format(name))
-        if os.path.exists(log):
-            with open(log, errors="replace") as f:
-                text.append("What gdb printed, in ``make lab LAB={} BATCH=1`` as ``make "
-                            "check`` ran it, the run its expectations judged:\n\n".format(name))
-                text.append(block(gdb_log_tail(f.read())))
-        if os.path.exists(os.path.join(lab, "expect")):
-            text.append("``make check`` runs the lab the same way and checks the output "
-                        "against ``labs/{}/expect``:\n\n".format(name))
-            text.append(".. literalinclude:: {}\n   :language: text\n\n".format(
-                rel(os.path.join(lab, "expect"))))
-        write(os.path.join(page_dir, name + ".rst"), "".join(text))
-        entries.append(name)
-
-    index = [title("Labs"),
-             "Each lab is a short story about one walk: a fixture of links in the guest, "
-             "one lookup, and the gdb steps that stop in it. Run one with ``make lab "
-             "LAB=name``, or without a terminal with ``make lab LAB=name BATCH=1``; "
-             "``make labs`` lists them.\n\n"
-             "In ``make lab``, gdb runs the lab's steps, each command shown before its "
-             "output, then says where it stopped and what to type next. ``continue`` "
-             "lets the guest go on: the trigger finishes and the guest shell (the upper "
-             "pane) takes commands; there ``lab-trigger`` makes the lab's lookups again, "
-             "from whatever directory the shell is in, and gdb stops at the lab's "
-             "breakpoints. Ctrl-C in gdb pauses the guest; ``quit`` ends the lab.\n\n",
-             ".. toctree::\n   :maxdepth: 1\n\n"]
-    index += ["   {}\n".format(n) for n in entries]
-    write(os.path.join(page_dir, "index.rst"), "".join(index))
 
 
 # -- gdb helpers ------------------------------------------------------------
@@ -778,21 +450,15 @@ def main():
         if os.path.isdir(out):
             shutil.rmtree(out)
         os.makedirs(out)
-        check_data(args.data)
+        missing = symwalk_run.missing_results()
+        if missing:
+            raise GenError(missing)
         link_handwritten(out)
-        records = load_walks(args.data)
-        pictures = Pictures(out)
-        for name in sorted(os.listdir(os.path.join(DOC, "pictures"))):
-            if name.endswith(".dot"):
-                with open(os.path.join(DOC, "pictures", name)) as f:
-                    pictures.add(name[:-4], f.read())
-        moments(records, pictures, out)
-        lab_pages(records, args.data, pictures, out)
+        records = symwalk_run.walk_records()
         helper_page(args.data, out)
         tracepoint_page(tree, records, out)
         series_pages(out)
         kernel_pages(tree, out)
-        pictures.render()
     except GenError as e:
         print("docs: {}".format(e), file=sys.stderr)
         return 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The stack pictures of the docs (scripts/docs/walkdata.py): a frame is
+"""The stack pictures of the docs (Documentation/sphinx/symwalk_walks.py): a frame is
 drawn at its own index, a popped frame where it was (on top), and every
 picture says what its colours mean. TAP."""
 import html
@@ -7,10 +7,11 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                "scripts", "docs"))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, "tests", "host"))
+sys.path.insert(0, os.path.join(TOP, "Documentation", "sphinx"))
 from taplib import check, done  # noqa: E402
-import walkdata  # noqa: E402
+import symwalk_walks as walkdata  # noqa: E402
 
 # Two nested links, the top one popped once walked; then, the walk failing,
 # terminate_walk() pops the frame left.
