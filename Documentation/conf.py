@@ -2,8 +2,8 @@
 #
 # The sources Sphinx reads are assembled in build/docs/src by
 # scripts/docs/gen.py: the pages of this folder (the labs' pages and the
-# stack pictures are directives of sphinx/, which read make check's runs in
-# build/run), the pages generated from the gdb helpers, the tracepoint header
+# stack pictures and the helper reference are directives of sphinx/, which read make check's runs in
+# build/run), the pages generated from the tracepoint header
 # and the patch series, and the patched kernel's own path-lookup page. This
 # file is the configuration (sphinx-build -c Documentation).
 
@@ -29,6 +29,7 @@ extensions = [
     "symwalk_bench",    # .. symwalk-bench:: the last make bench's report
     "symwalk_labs",     # .. symwalk-predict:: and .. symwalk-answers:: of a lab
     "symwalk_stack",    # .. symwalk-moment:: and .. symwalk-trace:: of a traced walk
+    "symwalk_helpers",  # .. symwalk-helpers:: the gdb helper reference
 ]
 
 # The pictures are graphviz graphs (sphinx.ext.graphviz), as SVG: their text

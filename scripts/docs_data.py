@@ -12,12 +12,9 @@ for make check, or raises CaptureError with a sentence and the evidence.
 """
 import json
 import os
-import sys
 
+import gdb_helpers
 import guest
-
-sys.path.insert(0, os.path.join(guest.TOP, "scripts", "docs"))
-import helpers  # noqa: E402
 
 GDB_TIMEOUT = 90
 WALKS = "docs-walks.txt"
@@ -54,7 +51,7 @@ def examples_plan():
     session = list(config.get("session") or [])
     last = list(config.get("last") or [])
     examples = []
-    for h in helpers.find_helpers(os.path.join(guest.TOP, "gdb-scripts")):
+    for h in gdb_helpers.find_helpers(os.path.join(guest.TOP, "gdb-scripts")):
         commands = by_name.get(h.name, by_name.get(h.title))
         if commands is None:
             commands = h.default_examples()

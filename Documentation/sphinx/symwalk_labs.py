@@ -35,7 +35,6 @@ import sys
 from docutils import nodes
 from docutils.parsers.rst import Directive
 from docutils.statemachine import ViewList
-from sphinx.util.nodes import nested_parse_with_titles
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(TOP, "scripts"))
@@ -43,6 +42,7 @@ import exercise  # noqa: E402
 import grade  # noqa: E402
 import guest  # noqa: E402
 import symwalk_run  # noqa: E402
+from symwalk_rst import code, heading, parse  # noqa: E402
 import symwalk_walks as walks  # noqa: E402
 
 KIND_HINTS = {"number": "a number", "errno": "an errno, or 0 for success"}
@@ -135,12 +135,7 @@ class Exercises(Directive):
             lines += ["", "The grader, ``exercises/{}/grade.sh``, run in the guest "
                       "(``make grade EXERCISE={}``):".format(name, name), "",
                       ".. code-block:: sh", ""] + ["   " + c if c else "" for c in code] + [""]
-        view = ViewList()
-        for n, line in enumerate(lines):
-            view.append(line, "exercises", n)
-        section = nodes.section()
-        nested_parse_with_titles(self.state, view, section)
-        return section.children
+        return parse(self, lines, "exercises")
 
 
 def adornments(lines):
@@ -152,17 +147,6 @@ def adornments(lines):
             if len(s) >= len(prev.rstrip()) and s[0] not in chars:
                 chars.append(s[0])
     return chars
-
-
-def heading(text, char):
-    return [text, char * len(text), ""]
-
-
-def code(text, language="text"):
-    """A code block of text."""
-    body = ["   " + line if line.strip() else "" for line in
-            text.rstrip("\n").expandtabs(8).split("\n")]
-    return [".. code-block:: " + language, ""] + body + [""]
 
 
 GDB_BOOT_NOISE = re.compile(
@@ -248,12 +232,7 @@ class Lab(Directive):
         lines += ["``make check`` runs the lab the same way and checks the output "
                   "against ``labs/{}/expect``:".format(name), ""]
         lines += code(self.file("expect"))
-        view = ViewList()
-        for n, line in enumerate(lines):
-            view.append(line, "labs/{}/lab.rst".format(name), n)
-        section_node = nodes.section()
-        nested_parse_with_titles(self.state, view, section_node)
-        return section_node.children
+        return parse(self, lines, "labs/{}/lab.rst".format(name))
 
 
 def setup(app):
