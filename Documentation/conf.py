@@ -30,6 +30,7 @@ extensions = [
     "symwalk_labs",     # .. symwalk-predict:: and .. symwalk-answers:: of a lab
     "symwalk_stack",    # .. symwalk-moment:: and .. symwalk-trace:: of a traced walk
     "symwalk_helpers",  # .. symwalk-helpers:: the gdb helper reference
+    "symwalk_series",   # .. symwalk-series:: the patches, for review
 ]
 
 # The pictures are graphviz graphs (sphinx.ext.graphviz), as SVG: their text

@@ -125,15 +125,16 @@ no_example=$(grep -c 'No walk of the documentation' $html/tracepoints.html)
 if [[ $no_example -eq 0 ]]; then ok "each event has real example output"
 else not_ok "each event has real example output"; echo "# $no_example event(s) without an example"; fi
 
+# The section of each patch: from its anchor to the next patch's.
 missing=()
 for p in patches/*.patch; do
 	stem=$(basename "$p" .patch)
 	[[ $stem == 0000-* ]] && continue
-	grep -q 'highlight-diff' "$html/series/$stem.html" 2>/dev/null &&
-		grep -q 'What to check' "$html/series/$stem.html" || missing+=("$stem")
+	section=$(sed -n "/id=\"patch-${stem:0:4}\"/,/id=\"patch-[0-9]\{4\}\"/p" $html/series/index.html 2>/dev/null)
+	grep -q 'highlight-diff' <<<"$section" && grep -q 'What to check' <<<"$section" || missing+=("$stem")
 done
-if [[ ${#missing[@]} -eq 0 ]]; then ok "the series walkthrough has a page per patch, with its diff and what to check"
-else not_ok "the series walkthrough has a page per patch"; echo "# missing or incomplete: ${missing[*]}"; fi
+if [[ ${#missing[@]} -eq 0 ]]; then ok "the series walkthrough has a section per patch, with its diff and what to check"
+else not_ok "the series walkthrough has a section per patch"; echo "# missing or incomplete: ${missing[*]}"; fi
 
 check "the patched path-lookup page is rendered" has filesystems/path-lookup.html \
 	'Pathname lookup' 'pick_link'
