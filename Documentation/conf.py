@@ -31,6 +31,7 @@ extensions = [
     "symwalk_stack",    # .. symwalk-moment:: and .. symwalk-trace:: of a traced walk
     "symwalk_helpers",  # .. symwalk-helpers:: the gdb helper reference
     "symwalk_series",   # .. symwalk-series:: the patches, for review
+    "symwalk_events",   # .. symwalk-events:: the namei events, from tracefs
 ]
 
 # The pictures are graphviz graphs (sphinx.ext.graphviz), as SVG: their text
