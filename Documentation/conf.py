@@ -1,11 +1,10 @@
 # Sphinx configuration of symwalk's documentation site.
 #
-# The sources Sphinx reads are assembled in build/docs/src by
-# scripts/docs/gen.py: the pages of this folder (the labs' pages and the
-# stack pictures and the helper reference are directives of sphinx/, which read make check's runs in
-# build/run), the pages generated from the tracepoint header
-# and the patch series, and the patched kernel's own path-lookup page. This
-# file is the configuration (sphinx-build -c Documentation).
+# sphinx-build reads this folder in place (mk/docs.mk): the hand-written
+# pages, and the directives of sphinx/ in them, which render the labs, the
+# gdb helpers, the namei events, the patch series and the stack pictures
+# from the tree and from the results make check left in build/run; the
+# kernel's own path-lookup page and kernel-doc come from the patched tree.
 
 import ast
 import os
@@ -32,6 +31,7 @@ extensions = [
     "symwalk_helpers",  # .. symwalk-helpers:: the gdb helper reference
     "symwalk_series",   # .. symwalk-series:: the patches, for review
     "symwalk_events",   # .. symwalk-events:: the namei events, from tracefs
+    "symwalk_kernel",   # .. symwalk-tree-include:: a page of the patched tree
 ]
 
 # The pictures are graphviz graphs (sphinx.ext.graphviz), as SVG: their text
@@ -59,7 +59,7 @@ c_id_attributes = kernel_c_id_attributes()
 
 master_doc = "index"
 source_suffix = ".rst"
-exclude_patterns = []
+exclude_patterns = ["sphinx", "_static"]
 templates_path = []
 pygments_style = "sphinx"
 highlight_language = "none"

@@ -178,7 +178,7 @@ class Lab(Directive):
         path = os.path.join(guest.LABS, self.name, "lab.rst")
         if os.path.exists(path):
             return self.file("lab.rst").splitlines() + [""]
-        # Said loudly, and tests/docs/site_test.sh fails on it, but the rest
+        # Said loudly, and tests/docs/pages_test.sh fails on it, but the rest
         # of the site still builds.
         print("docs: labs/{}/lab.rst is missing: the lab's page has no "
               "narrative".format(self.name), file=sys.stderr)
