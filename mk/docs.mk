@@ -30,7 +30,7 @@ docs: tree docs-deps
 		Documentation $(DOCS)/html 2>$(DOCS)/warnings.txt; rc=$$?; \
 	n=$$(grep -c 'WARNING\|ERROR' $(DOCS)/warnings.txt); \
 	if [ $$rc -ne 0 ]; then cat $(DOCS)/warnings.txt >&2; \
-		echo "docs: sphinx-build failed with $$n warning(s) (see above, and $(DOCS)/warnings.txt)" >&2; \
+		echo "docs: sphinx-build failed, $$n warning(s) (see above, and $(DOCS)/warnings.txt)" >&2; \
 		exit 1; fi; \
 	echo "docs: $(DOCS)/html/index.html ($$n warnings)"
 

@@ -23,7 +23,9 @@ RUN = guest.RUN
 
 
 def relative(path):
-    return os.path.relpath(path, TOP)
+    """A path of the checkout from its top; another one as it is."""
+    inside = os.path.abspath(path).startswith(TOP + os.sep)
+    return os.path.relpath(path, TOP) if inside else path
 
 
 def clean_paths(text):
