@@ -116,13 +116,13 @@ MOMENTS = {"embedded": embedded, "spill": spill, "trailing-pop": trailing_pop,
 
 
 def stack_figure(env, states, caption, alt, per_row):
-    """A figure of the graphviz node that draws states, scrolling sideways
-    when wider than the page (class stack-strip)."""
+    """A figure of the graphviz node that draws states, shrunk to the width
+    of the page when wider (class stack-fit)."""
     picture = graphviz()
     picture["code"] = walks.strip(states, caption, per_row=per_row)
     picture["options"] = {"docname": env.docname}
     picture["alt"] = alt
-    return nodes.figure("", picture, classes=["stack-strip"])
+    return nodes.figure("", picture, classes=["stack-fit"])
 
 
 class Moment(Directive):
