@@ -1,10 +1,10 @@
 # Sphinx configuration of symwalk's documentation site.
 #
-# The sources Sphinx reads are assembled in build/docs/src by
-# scripts/docs/gen.py: the hand-written pages of this folder, the pages
-# generated from the labs, the gdb helpers, the tracepoint header and the
-# patch series, and the patched kernel's own path-lookup page. This file is
-# the configuration (sphinx-build -c Documentation).
+# sphinx-build reads this folder in place (mk/docs.mk): the hand-written
+# pages, and the directives of sphinx/ in them, which render the labs, the
+# gdb helpers, the namei events, the patch series and the stack pictures
+# from the tree and from the results make check left in build/run; the
+# kernel's own path-lookup page and kernel-doc come from the patched tree.
 
 import ast
 import os
@@ -27,7 +27,16 @@ extensions = [
     "automarkup",       # function() -> link to its kernel-doc, as the kernel does
     "symwalk_bench",    # .. symwalk-bench:: the last make bench's report
     "symwalk_labs",     # .. symwalk-predict:: and .. symwalk-answers:: of a lab
+    "symwalk_stack",    # .. symwalk-moment:: and .. symwalk-trace:: of a traced walk
+    "symwalk_helpers",  # .. symwalk-helpers:: the gdb helper reference
+    "symwalk_series",   # .. symwalk-series:: the patches, for review
+    "symwalk_events",   # .. symwalk-events:: the namei events, from tracefs
+    "symwalk_kernel",   # .. symwalk-tree-include:: a page of the patched tree
 ]
+
+# The pictures are graphviz graphs (sphinx.ext.graphviz), as SVG: their text
+# stays sharp and searchable.
+graphviz_output_format = "svg"
 
 kerneldoc_bin = os.path.join(TREE, "scripts", "kernel-doc")
 kerneldoc_srctree = TREE
@@ -50,7 +59,7 @@ c_id_attributes = kernel_c_id_attributes()
 
 master_doc = "index"
 source_suffix = ".rst"
-exclude_patterns = []
+exclude_patterns = ["sphinx", "_static"]
 templates_path = []
 pygments_style = "sphinx"
 highlight_language = "none"

@@ -1,43 +1,38 @@
 # symwalk's documentation site: `make docs`, `make docs-screenshot`.
 #
-# The site shows the guest runs that make check's guest parts left in
-# build/run (scripts/docs_data.py lists them): each lab's page the batch run
-# its expectations judged, the trace of its trigger, the helper examples'
-# gdb session. make docs boots nothing: without those results it says to
-# run make check. scripts/docs/gen.py assembles the Sphinx sources in
-# build/docs/src from Documentation/, the tree and those results;
-# sphinx-build (Debian's, warnings as errors) renders build/docs/html.
+# sphinx-build (Debian's, warnings as errors) reads Documentation/ in place:
+# its pages and the directives of Documentation/sphinx/ in them, which
+# render the labs, the gdb helpers, the namei events, the series and the
+# stack pictures (sphinx.ext.graphviz) from the tree and from the results
+# make check's guest parts left in build/run (scripts/docs_data.py lists
+# them; SYMWALK_RUN tells the directives where). make docs boots nothing:
+# without those results it says to run make check. tests/docs/ checks the
+# built site.
 
 DOCS        := $(BUILD)/docs
 DOCS_RUN    ?= $(BUILD)/run
-DOCS_PYTHON := /usr/bin/python3
 SPHINXBUILD := /usr/bin/sphinx-build
 SCREENSHOT_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 	--disable-background-networking --disable-component-update --disable-sync \
 	--window-size=1280,3200
 
-.PHONY: docs docs-deps docs-check docs-screenshot
+.PHONY: docs docs-deps docs-screenshot
 
 docs-deps:
 	@scripts/deps.sh python3-sphinx python3-yaml graphviz
 
 docs: tree docs-deps
-	@echo "docs: generating the sources in $(DOCS)/src from the runs in $(DOCS_RUN)"
-	@$(DOCS_PYTHON) scripts/docs/gen.py --tree $(TREE) --data $(DOCS_RUN) --out $(DOCS)/src
-	@echo "docs: sphinx-build, warnings as errors, into $(DOCS)/html"
+	@echo "docs: sphinx-build of Documentation/, warnings as errors, from the runs in $(DOCS_RUN) into $(DOCS)/html"
 	@rm -rf $(DOCS)/html $(DOCS)/doctrees
-	@$(SPHINXBUILD) -q -E -W --keep-going -j 2 -d $(DOCS)/doctrees -c Documentation \
-		$(DOCS)/src $(DOCS)/html 2>$(DOCS)/warnings.txt; rc=$$?; \
+	@mkdir -p $(DOCS)
+	@SYMWALK_RUN=$(abspath $(DOCS_RUN)) SYMWALK_TREE=$(abspath $(TREE)) \
+		$(SPHINXBUILD) -q -E -W --keep-going -j 2 -d $(DOCS)/doctrees \
+		Documentation $(DOCS)/html 2>$(DOCS)/warnings.txt; rc=$$?; \
 	n=$$(grep -c 'WARNING\|ERROR' $(DOCS)/warnings.txt); \
 	if [ $$rc -ne 0 ]; then cat $(DOCS)/warnings.txt >&2; \
-		echo "docs: sphinx-build failed with $$n warning(s) (see above, and $(DOCS)/warnings.txt)" >&2; \
+		echo "docs: sphinx-build failed, $$n warning(s) (see above, and $(DOCS)/warnings.txt)" >&2; \
 		exit 1; fi; \
 	echo "docs: $(DOCS)/html/index.html ($$n warnings)"
-
-# The checks make check runs on the built site (tests/docs/site_test.sh).
-docs-check: docs
-	@$(DOCS_PYTHON) scripts/docs/check_links.py $(DOCS)/html
-	@$(DOCS_PYTHON) scripts/docs/check_functions.py $(DOCS)/html $(TREE)
 
 docs-screenshot: docs
 	@scripts/deps.sh chromium

@@ -2,7 +2,8 @@
 
   lab-triggers.txt    every lab's trigger, its first run traced
                       (guest/scenarios/lab-triggers.sh, judged by check.py)
-  docs-walks.txt      the namei events of guest/scenarios/docs-walks.sh
+  docs-walks.txt      the namei events of guest/scenarios/docs-walks.sh, and
+                      the format of each event as tracefs printed it
   docs-gdb.json       the helper examples: a gdb session on
                       guest/scenarios/docs-gdb.sh (Documentation/helper-examples.yaml)
   lab-NAME.gdb.log    each lab's batch run, the one its expectations judged
@@ -12,12 +13,9 @@ for make check, or raises CaptureError with a sentence and the evidence.
 """
 import json
 import os
-import sys
 
+import gdb_helpers
 import guest
-
-sys.path.insert(0, os.path.join(guest.TOP, "scripts", "docs"))
-import helpers  # noqa: E402
 
 GDB_TIMEOUT = 90
 WALKS = "docs-walks.txt"
@@ -35,13 +33,14 @@ def capture_walks(vm):
         text = guest.run_scenario(vm, "docs-walks")
     except guest.GuestError as e:
         raise CaptureError("the walk data (guest/scenarios/docs-walks.sh): {}".format(e))
-    walks = text.count("@@ walk ")
-    if not walks or "namei_" not in text:
-        raise CaptureError("guest/scenarios/docs-walks.sh printed no traced walk:\n"
-                           + text[-2000:])
+    walks, formats = text.count("@@ walk "), text.count("@@ format ")
+    if not walks or "namei_" not in text or not formats:
+        raise CaptureError("guest/scenarios/docs-walks.sh printed no traced walk or no "
+                           "event format:\n" + text[-2000:])
     with open(os.path.join(guest.RUN, WALKS), "w") as f:
         f.write(text)
-    return "{} walks, {} lines of trace".format(walks, text.count("namei_"))
+    return "{} walks, {} lines of trace, {} event formats".format(
+        walks, text.count("namei_"), formats)
 
 
 def examples_plan():
@@ -54,7 +53,7 @@ def examples_plan():
     session = list(config.get("session") or [])
     last = list(config.get("last") or [])
     examples = []
-    for h in helpers.find_helpers(os.path.join(guest.TOP, "gdb-scripts")):
+    for h in gdb_helpers.find_helpers(os.path.join(guest.TOP, "gdb-scripts")):
         commands = by_name.get(h.name, by_name.get(h.title))
         if commands is None:
             commands = h.default_examples()

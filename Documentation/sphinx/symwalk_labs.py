@@ -1,6 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-"""symwalk-predict and symwalk-answers: a lab's questions, asked before its
-run and answered after it.
+"""symwalk-lab, symwalk-predict and symwalk-answers: a lab's page, and its
+questions, asked before its run and answered after it.
+
+.. symwalk-lab:: NAME
+
+renders labs/NAME/: its narrative (lab.rst), then the walks of its trigger
+as make check traced them (a picture of the symlink stack and the events of
+each lookup that pushed a link), its fixture and trigger, its gdb steps with
+what gdb printed in the batch run whose expectations (labs/NAME/expect, shown
+last) make check judged. The run's results come from symwalk_run.
 
 .. symwalk-predict:: NAME
 
@@ -21,17 +29,21 @@ down), each followed by the commands that start and grade it and its
 grader (grade.sh); the reference solutions stay out of the page.
 """
 import os
+import re
 import sys
 
 from docutils import nodes
 from docutils.parsers.rst import Directive
 from docutils.statemachine import ViewList
-from sphinx.util.nodes import nested_parse_with_titles
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(TOP, "scripts"))
 import exercise  # noqa: E402
 import grade  # noqa: E402
+import guest  # noqa: E402
+import symwalk_run  # noqa: E402
+from symwalk_rst import code, heading, parse  # noqa: E402
+import symwalk_walks as walks  # noqa: E402
 
 KIND_HINTS = {"number": "a number", "errno": "an errno, or 0 for success"}
 
@@ -123,15 +135,109 @@ class Exercises(Directive):
             lines += ["", "The grader, ``exercises/{}/grade.sh``, run in the guest "
                       "(``make grade EXERCISE={}``):".format(name, name), "",
                       ".. code-block:: sh", ""] + ["   " + c if c else "" for c in code] + [""]
-        view = ViewList()
-        for n, line in enumerate(lines):
-            view.append(line, "exercises", n)
-        section = nodes.section()
-        nested_parse_with_titles(self.state, view, section)
-        return section.children
+        return parse(self, lines, "exercises")
+
+
+def adornments(lines):
+    """The section underline characters of reST lines, in order of use."""
+    chars = []
+    for prev, line in zip(lines, lines[1:]):
+        s = line.rstrip()
+        if prev.strip() and len(s) >= 3 and len(set(s)) == 1 and s[0] in "=-~^*#+\"'`:.":
+            if len(s) >= len(prev.rstrip()) and s[0] not in chars:
+                chars.append(s[0])
+    return chars
+
+
+GDB_BOOT_NOISE = re.compile(
+    r"^(0x[0-9a-f]+ in \?\? \(\)|Hardware assisted breakpoint \d+ at |Breakpoint \d+ at "
+    r"0x[0-9a-f]+: file \S+/(init/main|kernel/sys)\.c|Breakpoint \d+, (start_kernel|"
+    r"__x64_sys_sethostname) |\d+\t|\s*$)")
+
+
+def gdb_log_tail(log):
+    """The lab's gdb output, without the lines of the boot to the lab's
+    start (start_kernel, then init's sethostname())."""
+    lines = log.rstrip("\n").split("\n")
+    while lines and GDB_BOOT_NOISE.match(lines[0]):
+        lines.pop(0)
+    return symwalk_run.clean_paths("\n".join(lines))
+
+
+class Lab(Directive):
+    required_arguments = 1
+
+    def file(self, name):
+        """A file of the lab, which the page depends on, and its text."""
+        path = os.path.join(guest.LABS, self.name, name)
+        self.env.note_dependency(path)
+        with open(path, errors="replace") as f:
+            return f.read()
+
+    def narrative(self):
+        path = os.path.join(guest.LABS, self.name, "lab.rst")
+        if os.path.exists(path):
+            return self.file("lab.rst").splitlines() + [""]
+        # Said loudly, and tests/docs/pages_test.sh fails on it, but the rest
+        # of the site still builds.
+        print("docs: labs/{}/lab.rst is missing: the lab's page has no "
+              "narrative".format(self.name), file=sys.stderr)
+        return heading("Lab " + self.name, "=") + [
+            ".. admonition:: No narrative yet", "   :class: missing-narrative", "",
+            "   ``labs/{}/lab.rst`` is missing: this page shows only what the lab's "
+            "files and its run give.".format(self.name), ""]
+
+    def traced(self, section):
+        lines = heading("The walk, traced", section)
+        record = symwalk_run.records(self.env).get("lab:" + self.name)
+        lookups = record.lookups_named(self.file("trigger")) if record else []
+        if not lookups:
+            return lines + ["No lookup of the lab's trigger touched the symlink stack.", ""]
+        lines += ["The lab's trigger, run in the guest with the namei events enabled "
+                  "(see :doc:`/tracepoints`). Each box is the symlink stack after one "
+                  "event that changes it (see :doc:`/stack`), top frame first; green is "
+                  "the frame just pushed, or whose body the walk enters, red the one just "
+                  "popped, with the function that popped it.", ""]
+        for events in lookups:
+            path = events[0]["name"]
+            states = walks.elide(walks.key_states(walks.stack_states(events)))
+            dot = walks.strip(states, "the symlink stack along the lookup of " + path)
+            lines += [".. container:: stack-strip", "",
+                      "   .. graphviz::",
+                      "      :alt: the symlink stack along the lookup of " + path, ""]
+            lines += ["      " + line for line in dot.splitlines()] + [""]
+            lines += ["The events of the lookup of ``{}``:".format(path), ""]
+            lines += code(walks.lookup_text(events))
+        return lines
+
+    def run(self):
+        self.env = self.state.document.settings.env
+        self.name = name = self.arguments[0]
+        lines = self.narrative()
+        chars = adornments(lines)
+        section = chars[1] if len(chars) > 1 else next(c for c in "-~^" if c not in chars)
+        lines += self.traced(section)
+        lines += heading("The fixture and the lookup", section)
+        lines += ["``labs/{0}/setup.sh`` builds the fixture in ``/lab/{0}`` of the "
+                  "guest:".format(name), ""] + code(self.file("setup.sh"), "sh")
+        lines += ["``labs/{}/trigger`` is the lookup gdb waits for:".format(name), ""]
+        lines += code(self.file("trigger"), "sh")
+        lines += heading("In gdb", section)
+        lines += ["``make lab LAB={0}`` boots the guest paused, attaches gdb and runs "
+                  "``labs/{0}/lab.gdb``:".format(name), ""] + code(self.file("lab.gdb"))
+        log = symwalk_run.read(self.env, "lab-{}.gdb.log".format(name))
+        lines += ["What gdb printed, in ``make lab LAB={} BATCH=1`` as ``make check`` "
+                  "ran it, the run its expectations judged:".format(name), ""]
+        lines += code(gdb_log_tail(log))
+        lines += ["``make check`` runs the lab the same way and checks the output "
+                  "against ``labs/{}/expect``:".format(name), ""]
+        lines += code(self.file("expect"))
+        return parse(self, lines, "labs/{}/lab.rst".format(name))
 
 
 def setup(app):
+    app.setup_extension("symwalk_run")
+    app.add_directive("symwalk-lab", Lab)
     app.add_directive("symwalk-predict", Predict)
     app.add_directive("symwalk-answers", Answers)
     app.add_directive("symwalk-exercises", Exercises)

@@ -1,6 +1,6 @@
 # The documentation's walk data: the namei events of walks chosen to show
 # the symlink stack at its key moments (the labs' walks are traced by
-# lab-triggers.sh).
+# lab-triggers.sh), then the format of every namei event.
 # Each walk prints "@@ walk NAME PATH", its events, then "@@ end".
 t=/sys/kernel/tracing
 
@@ -49,3 +49,12 @@ traced unlazy /proc/version lookup stat /proc/version
 # loop: a link to itself spends the budget of 40 links: ELOOP.
 ln -s loop loop
 traced loop loop lookup stat loop
+
+# The events' own description, for the event reference: each event's
+# format file as tracefs prints it, between "@@ format EVENT" and "@@ end".
+for format in $t/events/namei/*/format; do
+	event=${format%/format}
+	echo "@@ format ${event##*/}"
+	cat "$format"
+	echo "@@ end"
+done

@@ -4,7 +4,7 @@
 # around its output, which scripts/check.py holds to the lab's console
 # expectations. The first run's events are kept for the lab's page: "@@ lab
 # NAME TRIGGER", the run, the namei events it left in the trace, "@@ end"
-# (scripts/docs/walkdata.py). Every trigger traces its own lookups (lookup
+# (Documentation/sphinx/symwalk_walks.py). Every trigger traces its own lookups (lookup
 # -t): enabling the events here as well would trace lookup's own
 # preparations and change what run 1 prints.
 t=/sys/kernel/tracing

@@ -1,4 +1,5 @@
-"""The patch series (patches/*.patch, git format-patch output): the cover
+"""The patch series (patches/*.patch, git format-patch output) for the
+series walkthrough (symwalk_series.py): the cover
 letter and each patch's subject, commit message, diffstat and diff."""
 import email
 import email.policy

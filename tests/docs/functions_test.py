@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Check that every function the site names exists in the patched tree.
+"""Every function the site names exists in the patched tree. TAP.
 
-usage: check_functions.py HTML_DIR TREE
+usage: functions_test.py [HTML_DIR TREE]   (build/docs/html, build/linux)
 
 A function is named as in prose: ``name()``, with empty parentheses. The
 check reads the text of every page of the built site (the blocks that quote
@@ -11,14 +11,18 @@ functions ($name()), methods (.name()), operations (->name()) and the
 Python functions a page defines itself (def name(), in a lab's gdb
 script), and looks each name up in TREE's C sources and headers as a call,
 definition, declaration or macro (name followed by '('), or as a system
-call (SYSCALL_DEFINEn(name, ...)). Prints the missing names with the
-pages that name them and exits 1 if there is any.
+call (SYSCALL_DEFINEn(name, ...)). A test per page; a failed one lists
+the names missing from TREE.
 """
 import html
 import os
 import re
 import subprocess
 import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, "tests", "host"))
+from taplib import check, done  # noqa: E402
 
 NAMED = re.compile(r"(?<![\w$.>:/])([A-Za-z_]\w*)\(\)")
 DEFINED = re.compile(r"\bdef\s+([A-Za-z_]\w*)\s*\(")
@@ -73,7 +77,7 @@ def existing(tree, names):
              "--", "*.c", "*.h"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if proc.returncode not in (0, 1):
-            raise SystemExit("check_functions: git grep failed in {}: {}".format(
+            raise SystemExit("functions_test: git grep failed in {}: {}".format(
                 tree, proc.stderr.decode(errors="replace").strip()))
         for line in proc.stdout.decode(errors="replace").splitlines():
             m = re.match(r"SYSCALL_DEFINE[0-6]\((\w+),", line)
@@ -82,26 +86,24 @@ def existing(tree, names):
 
 
 def main():
-    if len(sys.argv) != 3:
-        print(__doc__.strip().split("\n")[2], file=sys.stderr)
-        return 2
-    html_dir, tree = sys.argv[1], sys.argv[2]
+    html_dir, tree = sys.argv[1:3] if len(sys.argv) == 3 else (
+        os.path.join(TOP, "build", "docs", "html"), os.path.join(TOP, "build", "linux"))
     names = named_functions(html_dir)
-    if not names:
-        print("check_functions: no page of {} names a function: is the site built?".format(
-            html_dir))
-        return 1
-    missing = sorted(set(names) - existing(tree, names))
-    if missing:
-        print("check_functions: {} of the {} functions the site names are not in {}:".format(
-            len(missing), len(names), tree))
-        for name in missing:
-            print("  {}()  on {}".format(name, ", ".join(sorted(names[name]))))
-        return 1
-    print("check_functions: the {} functions the site names are all in {}".format(
-        len(names), tree))
-    return 0
+    if not check("the site names functions", bool(names),
+                 "no page of {} names a function: run make docs".format(html_dir)):
+        done()
+    found = existing(tree, names)
+    pages = {}
+    for name, where in names.items():
+        for page in where:
+            pages.setdefault(page, []).append(name)
+    for page in sorted(pages):
+        missing = sorted(set(pages[page]) - found)
+        check("{}: the {} functions it names are in the patched tree".format(
+            page, len(pages[page])), not missing,
+            "not in {}: {}".format(tree, ", ".join(n + "()" for n in missing)))
+    done()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -1,9 +1,12 @@
-"""The walk data of the documentation: the namei trace events that
-guest/scenarios/docs-walks.sh prints, cut into walks, and the symlink stack
-they imply at each step, drawn with graphviz.
+"""The walk data of the documentation: the namei trace events of make
+check's runs, cut into walks, and the symlink stack they imply at each step,
+drawn as graphviz dot code (sphinx.ext.graphviz renders it; symwalk_stack.py
+and symwalk_labs.py place the pictures). No Sphinx here: tests/docs/
+pictures_test.py checks the drawing on its own.
 
-The scenario prints, per walk, "@@ walk NAME PATH" (or "@@ lab NAME
-TRIGGER"), the namei_* lines of the trace buffer, then "@@ end".
+guest/scenarios/docs-walks.sh prints, per walk, "@@ walk NAME PATH" (or
+"@@ lab NAME TRIGGER"), the namei_* lines of the trace buffer, then "@@ end";
+guest/scenarios/lab-triggers.sh the same for each lab's trigger.
 """
 import copy
 import html
@@ -387,3 +390,78 @@ def failure_index(events):
 def key_states(states):
     """The states worth a picture: those of STACK_EVENTS."""
     return [s for s in states if s.event.name in STACK_EVENTS]
+
+
+def elided(items, head, tail, gap, anchor=None):
+    """A long list's first and last items, and those around anchor; each
+    run of two or more items left out becomes gap(how many)."""
+    n = len(items)
+    if n <= head + tail + 1:
+        return list(items)
+    keep = set(range(head)) | set(range(n - tail, n))
+    if anchor is not None:
+        keep |= {anchor - 1, anchor, anchor + 1}
+    out, i = [], 0
+    while i < n:
+        j = i
+        while j < n and j not in keep:
+            j += 1
+        if j - i > 1:
+            out.append(gap(j - i))
+        elif j > i:
+            out.append(items[i])
+        if j < n:
+            out.append(items[j])
+        i = j + 1
+    return out
+
+
+def elide(states, head=6, tail=5):
+    """A long walk's states: the first and the last ones and those around
+    the failure that terminate_walk() cleans up after, with boxes that say
+    how many were left out."""
+    def gap(count):
+        state = State([], False, "", 0, None, "\u2026 {} more steps \u2026".format(
+            count))
+        state.elided = True
+        return state
+    return elided(states, head, tail, gap,
+                  failure_index([s.event for s in states]))
+
+
+def strip(states, caption, per_row=3):
+    """A dot graph of states, per_row to a row, in walk order."""
+    lines = ['digraph walk {',
+             '  graph [fontname="{}", fontsize=11, label="{}", labelloc=b, '
+             'nodesep=0.25, ranksep=0.3, newrank=true];'.format(
+                 FONT, esc(caption)),
+             '  node [shape=plaintext, fontname="{}", fontsize=10];'.format(FONT),
+             '  edge [color="#777777", arrowsize=0.6];']
+    for i, state in enumerate(states):
+        if getattr(state, "elided", False):
+            lines.append('  s{} [shape=box, style="rounded,dashed", label="{}"];'.format(
+                i, esc(state.caption)))
+        else:
+            lines.append("  s{} [label={}];".format(i, table(state)))
+    lines.append("  legend [label={}];".format(legend()))
+    lines.append("  { rank=sink; legend; }")
+    for row_start in range(0, len(states), per_row):
+        row = ["s{}".format(i) for i in range(row_start, min(row_start + per_row, len(states)))]
+        lines.append("  { rank=same; " + "; ".join(row) + "; }")
+    for i in range(1, len(states)):
+        same_row = i % per_row != 0
+        lines.append("  s{} -> s{}{};".format(
+            i - 1, i, "" if same_row else " [constraint=false, style=dashed]"))
+        if not same_row:
+            lines.append("  s{} -> s{} [style=invis];".format(i - per_row, i))
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def lookup_text(events, head=14, tail=8):
+    """A walk's events, from the event name on (the task, CPU, flags and
+    time columns are left out); a long walk keeps its first and last lines,
+    and those around its failure."""
+    lines = elided([e.short() for e in events], head, tail,
+                   "[... {} more events ...]".format, failure_index(events))
+    return "\n".join(lines) + "\n"

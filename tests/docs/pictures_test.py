@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The stack pictures of the docs (scripts/docs/walkdata.py): a frame is
+"""The stack pictures of the docs (Documentation/sphinx/symwalk_walks.py): a frame is
 drawn at its own index, a popped frame where it was (on top), and every
 picture says what its colours mean. KTAP."""
 import html
@@ -7,10 +7,11 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                "scripts", "docs"))
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, "tests", "host"))
+sys.path.insert(0, os.path.join(TOP, "Documentation", "sphinx"))
 from taplib import check, done  # noqa: E402
-import walkdata  # noqa: E402
+import symwalk_walks as walks  # noqa: E402
 
 # Two nested links, the top one popped once walked; then, the walk failing,
 # terminate_walk() pops the frame left.
@@ -39,33 +40,33 @@ def rows(label):
     return found
 
 
-events = walkdata.parse(TRACE)["nest"].events
-states = walkdata.stack_states(events)
+events = walks.parse(TRACE)["nest"].events
+states = walks.stack_states(events)
 pops = [s for s in states if s.event.name == "namei_link_pop"]
-drawn = rows(walkdata.table(pops[0]))
+drawn = rows(walks.table(pops[0]))
 check("a popped frame is drawn at its own index, on top of the frames left",
       drawn[:2] == [(1, "n2 popped by put_link()"), (0, 'n1 "n2/e" "e"')], repr(drawn))
-drawn = rows(walkdata.table(pops[1]))
+drawn = rows(walks.table(pops[1]))
 check("a frame left at the end is popped by terminate_walk(), in REF-walk after namei_unlazy",
       drawn[-1] == (0, "n1 popped by terminate_walk()") and pops[1].mode == "ref", repr(drawn))
 push = [s for s in states if s.event.name == "namei_link_push"][-1]
-drawn = rows(walkdata.table(push))
+drawn = rows(walks.table(push))
 check("frames are drawn top first, each at its index; a pushed frame has no body yet",
       drawn == [(1, "n2 \u2014 \u2014"), (0, 'n1 "n2/e" "e"')], repr(drawn))
 body = [s for s in states if s.event.name == "namei_link_body"][-1]
-drawn = rows(walkdata.table(body))
+drawn = rows(walks.table(body))
 check("namei_link_body gives the top frame its body and remnant",
       drawn[0] == (1, 'n2 "dir" "e"') and body.changed == 1, repr(drawn))
 check("the stack's states are its events' but the start, namei_unlazy and the end",
-      [s.event.name for s in walkdata.key_states(states)] ==
+      [s.event.name for s in walks.key_states(states)] ==
       ["namei_link_push", "namei_link_body"] * 2 + ["namei_link_pop"] * 2,
       repr([s.event.name for s in states]))
 check("the failure that terminate_walk() cleans up after is the event before its pops",
-      walkdata.failure_index(events) == 6, repr(walkdata.failure_index(events)))
-legend = walkdata.legend()
+      walks.failure_index(events) == 6, repr(walks.failure_index(events)))
+legend = walks.legend()
 check("the legend names every colour a table uses",
-      all(colour in legend for colour in (walkdata.EMBEDDED, walkdata.HEAP, walkdata.PUSHED,
-                                          walkdata.POPPED, walkdata.FREE)), legend)
+      all(colour in legend for colour in (walks.EMBEDDED, walks.HEAP, walks.PUSHED,
+                                          walks.POPPED, walks.FREE)), legend)
 check("a picture of one moment carries the legend",
-      walkdata.legend() in walkdata.dot_state(pops[0]))
+      walks.legend() in walks.dot_state(pops[0]))
 done()

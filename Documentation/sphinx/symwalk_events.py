@@ -1,0 +1,256 @@
+# SPDX-License-Identifier: GPL-2.0
+"""symwalk-events: the reference of the namei trace events.
+
+.. symwalk-events::
+
+renders each event of the system namei as the guest's tracefs describes it:
+its events/namei/EVENT/format file, which guest/scenarios/docs-walks.sh
+printed in make check's run (fields, C types, the print format), with the
+fields each key of a trace line prints and the values of the symbolic ones.
+From the patched tree it adds what tracefs does not say: the header's
+comments (what all events share, what each event means, the meaning of
+each value of a reason) and the sites of fs/namei.c that fire each event.
+Each event's examples are lines of the traced walks of the same run.
+"""
+import os
+import re
+import subprocess
+
+from docutils.parsers.rst import Directive
+
+import symwalk_run
+from symwalk_rst import code, esc, heading, literal, parse
+
+SYSTEM = "namei"
+HEADER = "include/trace/events/namei.h"
+# The walks whose events give the examples, in the order they are sought
+# (the labs' triggers after them).
+EXAMPLE_WALKS = ["nest", "chain", "jump", "magic", "unlazy", "loop"]
+
+FIELD = re.compile(r"^\s*field:(?P<decl>.+?);\s*offset:")
+# A conversion of the print format, with the key= before it if any.
+CONVERSION = re.compile(r'(?:(\w+)=\\?"?)?%(?!%)[-#0-9.]*[a-zA-Z]+')
+REFERENCE = re.compile(r"REC->(\w+)|__get_str\((\w+)\)|__get_dynamic_array\((\w+)\)")
+SYMBOL = re.compile(r'\{\s*(\w+)\s*,\s*"([^"]*)"\s*\}')
+CHOICE = re.compile(r'\?\s*"([^"]*)"\s*:\s*"([^"]*)"')
+ENUM_COMMENT = re.compile(r"^[ \t]*(\w+)\s*(?:=[^,]*)?,?\s*/\*\s*(.*?)\s*\*/", re.M)
+# An event of the header, its class and the comment just above it, if any.
+EVENT = re.compile(r"(?:/\*((?:(?!\*/).)*)\*/\s*\n)?^(?:TRACE_EVENT|DEFINE_EVENT(?:_PRINT)?)"
+                   r"\((?:(\w+),\s*)?(\w+)\s*,", re.S | re.M)
+
+
+class Format:
+    """One event's format file: its fields but the common ones, and its
+    print format, each key with the fields its argument reads and the
+    values a symbolic one prints."""
+
+    def __init__(self, name, text):
+        self.name, self.text = name, text.strip("\n")
+        self.fields = []
+        self.print_fmt, self.keys = "", []
+        for line in self.text.split("\n"):
+            m = FIELD.match(line)
+            if m and " common_" not in m.group("decl"):
+                ctype, _, field = m.group("decl").rpartition(" ")
+                if ctype.startswith("__data_loc "):
+                    ctype = ctype[len("__data_loc "):] + " (dynamic)"
+                self.fields.append((field, ctype))
+            elif line.startswith("print fmt: "):
+                self.parse_print_fmt(line[len("print fmt: "):])
+
+    def parse_print_fmt(self, text):
+        # tracefs leaves the quotes inside the format as they are: it ends
+        # at the first quote that a comma follows.
+        m = re.match(r'"(.*?)"\s*,\s*(.*)$', text)
+        if not m:
+            return
+        self.print_fmt = m.group(1)
+        args = split_args(m.group(2))
+        for i, conv in enumerate(CONVERSION.finditer(m.group(1))):
+            arg = args[i] if i < len(args) else ""
+            fields = [next(g for g in r if g) for r in REFERENCE.findall(arg)]
+            values = [v for _, v in SYMBOL.findall(arg)] or list(
+                CHOICE.search(arg).groups() if CHOICE.search(arg) else [])
+            self.keys.append((conv.group(1), fields, values, "__print_flags" in arg))
+
+    def printed_as(self, field):
+        return [key for key, fields, _, _ in self.keys if key and field in fields]
+
+
+def split_args(text):
+    """A C argument list split at its top-level commas."""
+    args, depth, start, quoted = [], 0, 0, False
+    for i, c in enumerate(text):
+        if c == '"' and text[i - 1] != "\\":
+            quoted = not quoted
+        elif not quoted and c in "({":
+            depth += 1
+        elif not quoted and c in ")}":
+            depth -= 1
+        elif not quoted and c == "," and depth == 0:
+            args.append(text[start:i].strip())
+            start = i + 1
+    return args + [text[start:].strip()]
+
+
+def formats(text):
+    """{event: Format} of the "@@ format EVENT" blocks of docs-walks.sh."""
+    found = {}
+    for m in re.finditer(r"^@@ format (\w+)\r?\n(.*?)^@@ end", text, re.M | re.S):
+        found[m.group(1)] = Format(m.group(1), m.group(2).replace("\r", ""))
+    return found
+
+
+def comment_text(body):
+    """A C comment's text, without the stars of its lines."""
+    return "\n".join(re.sub(r"^\s*\*\s?", "", line) for line in body.split("\n")).strip()
+
+
+class Header:
+    """What the patched tree's header says in its comments."""
+
+    def __init__(self, text):
+        m = re.match(r"\s*(?:/\*\s*SPDX[^\n]*\*/\s*)?/\*(?!\s*SPDX)(.*?)\*/", text, re.S)
+        self.comment = comment_text(m.group(1)) if m else ""
+        limit = re.search(r"^#define\s+\w*NAME_MAX\s+(\d+)", text, re.M)
+        self.name_max = limit.group(1) if limit else "a bounded number of"
+        meaning = dict(ENUM_COMMENT.findall(text))
+        self.values = {value: meaning.get(const, "") for const, value in SYMBOL.findall(text)}
+        self.events = {m.group(3): (comment_text(m.group(1) or ""), m.group(2))
+                       for m in EVENT.finditer(text)}
+
+
+def call_sites(tree):
+    """{event: [(function, file, line)]}: the namei_trace(EVENT, ...) sites of
+    fs/*.c, each with the function around it."""
+    site = re.compile(r"\b{}_trace\((\w+)\s*,".format(SYSTEM))
+    proc = subprocess.run(["git", "-C", tree, "grep", "-n", "-E", site.pattern, "--", "fs/*.c"],
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    sites, files = {}, {}
+    for line in proc.stdout.decode(errors="replace").splitlines():
+        path, number, text = line.split(":", 2)
+        m = site.search(text)
+        if not m or text.lstrip().startswith("#"):
+            continue
+        if path not in files:
+            with open(os.path.join(tree, path), errors="replace") as f:
+                files[path] = f.read().split("\n")
+        function = None
+        for above in reversed(files[path][:int(number)]):
+            fm = re.match(r"^[A-Za-z_].*?\b(\w+)\s*\(", above)
+            if fm and not above.startswith(("#", "}")) and not above.rstrip().endswith(";"):
+                function = fm.group(1)
+                break
+        sites.setdefault("{}_{}".format(SYSTEM, m.group(1)), []).append(
+            (function, path, int(number)))
+    return sites
+
+
+def examples(records):
+    """{event: [(walk, event)]}: the first line of each event the walks
+    show, then one with another reason, else with other fields."""
+    seen = {}
+    for key in EXAMPLE_WALKS + [k for k in records if k not in EXAMPLE_WALKS]:
+        if key in records:
+            for e in records[key].lookup():
+                seen.setdefault(e.name, []).append((key, e))
+    found = {}
+    for name, lines in seen.items():
+        first = lines[0][1]
+        other = [(k, e) for k, e in lines if e.args.get("reason") != first.args.get("reason")] \
+            or [(k, e) for k, e in lines if e.args != first.args]
+        found[name] = lines[:1] + other[:1]
+    return found
+
+
+def event_lines(fmt, header, sites, shown, records):
+    comment, cls = header.events.get(fmt.name, ("", None))
+    lines = [".. _event-{}:".format(fmt.name), ""] + heading(fmt.name, "-")
+    if comment:
+        lines += [esc(comment), ""]
+    if cls:
+        lines.append(":Class: ``{}``".format(cls))
+    if sites.get(fmt.name):
+        lines.append(":Fired from: " + ", ".join(
+            "{}() (``{}:{}``)".format(fn, path, line) if fn else "``{}:{}``".format(path, line)
+            for fn, path, line in sites[fmt.name]))
+    lines += [":Enable: ``echo 1 > /sys/kernel/tracing/events/{}/{}/enable``".format(
+        SYSTEM, fmt.name), ""]
+    lines += [".. list-table::", "   :header-rows: 1", "   :widths: 25 35 40", "",
+              "   * - field", "     - C type", "     - printed as"]
+    for field, ctype in fmt.fields:
+        lines += ["   * - " + literal(field), "     - " + literal(ctype),
+                  "     - " + (", ".join(literal(k + "=") for k in fmt.printed_as(field))
+                               or "(not printed)")]
+    lines.append("")
+    for key, _, values, flags in fmt.keys:
+        if key and values and flags:
+            lines += ["``{}=`` is made of these flags, joined by ``|``: {}.".format(
+                key, ", ".join(literal(v) for v in values)), ""]
+        elif key and values:
+            lines += ["``{}=`` is one of:".format(key), ""]
+            lines += ["- ``{}``{}".format(v, ": " + esc(header.values[v])
+                                          if header.values.get(v) else "") for v in values]
+            lines.append("")
+    lines += ["Its format, as the guest's ``/sys/kernel/tracing/events/{}/{}/format`` "
+              "printed it:".format(SYSTEM, fmt.name), ""] + code(fmt.text)
+    if shown:
+        lines += ["Example, from the walk{} {}:".format(
+            "s" if len({k for k, _ in shown}) > 1 else "",
+            ", ".join(sorted({"``{}``".format(records[k].path() or k) for k, _ in shown}))), ""]
+        lines += code("\n".join(e.short() for _, e in shown))
+    else:
+        lines += ["*No walk of the documentation's scenario fired this event.*", ""]
+    return lines
+
+
+class Events(Directive):
+    def run(self):
+        env = self.state.document.settings.env
+        tree = env.config.kerneldoc_srctree
+        header_path = os.path.join(tree, HEADER)
+        if not os.path.exists(header_path):
+            raise self.error("{} is missing: the series' tracepoint patch is not "
+                             "applied".format(HEADER))
+        env.note_dependency(header_path)
+        with open(header_path) as f:
+            header = Header(f.read())
+        found = formats(symwalk_run.read(env, symwalk_run.docs_data.WALKS))
+        if not found:
+            raise self.error("{} holds no event format: run 'make check' (its "
+                             "guest/scenarios/docs-walks.sh prints them)".format(
+                                 symwalk_run.relative(symwalk_run.path(
+                                     env, symwalk_run.docs_data.WALKS))))
+        records = symwalk_run.records(env)
+        shown = examples(records)
+        sites = call_sites(tree)
+        lines = ["The header says of them:", ""]
+        lines += ["   " + esc(line) if line else "" for line in header.comment.split("\n")]
+        lines += ["", "Names, link bodies and remnants are cut to {} bytes. The names of "
+                  "dentries (``link=``, ``target=``) are copied a byte at a time, without "
+                  "``d_lock``: in RCU-walk a concurrent rename may change them under the "
+                  "event.".format(header.name_max), ""]
+        first = next((e for _, e in shown.get("namei_link_push", [])), None)
+        if first:
+            lines += ["A line of the trace starts with the task and its pid, the CPU, the "
+                      "irq and preemption flags and the time; the examples below leave "
+                      "these columns out. A whole line, as the trace buffer has it:", ""]
+            lines += code(first.text())
+        # In the header's order, which follows a walk.
+        order = [n for n in header.events if n in found] + sorted(
+            n for n in found if n not in header.events)
+        lines += [".. list-table::", "   :header-rows: 1", "   :widths: 30 70", "",
+                  "   * - event", "     - prints"]
+        for name in order:
+            lines += ["   * - :ref:`{0} <event-{0}>`".format(name),
+                      "     - " + literal(found[name].print_fmt)]
+        lines.append("")
+        for name in order:
+            lines += event_lines(found[name], header, sites, shown.get(name), records)
+        return parse(self, lines, HEADER)
+
+
+def setup(app):
+    app.setup_extension("symwalk_run")
+    app.add_directive("symwalk-events", Events)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
