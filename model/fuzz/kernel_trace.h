@@ -37,6 +37,7 @@ struct kernel_trace {
 	int instances_fd;	/* tracefs's instances/ */
 	char instance[64];	/* our directory in it */
 	int marker_fd, pipe_fd;
+	int tracing_on_fd;	/* off between calls: the model's own lookups */
 	unsigned long serial;	/* of the last system call traced */
 	char buf[1 << 16];	/* read from trace_pipe */
 	size_t len, consumed;	/* bytes in buf; of those, lines returned */
@@ -71,8 +72,11 @@ void kernel_trace_close_files(struct kernel_trace *trace);
 
 /*
  * Around one system call of this process: the events it fired, from a
- * mark written before it to one written after. Return 0 or a negative
- * errno; -EPROTO if the trace lost the first mark (its buffer overran).
+ * mark written before it to one written after. The instance records
+ * nothing between kernel_trace_end() and the next kernel_trace_begin(), so
+ * that the lookups the model and the fuzzer make themselves are neither
+ * recorded nor read back. Return 0 or a negative errno; -EPROTO if the
+ * trace lost the first mark (its buffer overran).
  */
 int kernel_trace_begin(struct kernel_trace *trace);
 int kernel_trace_end(struct kernel_trace *trace, struct trace_lookup *lookup);
