@@ -19,9 +19,9 @@ TUI       ?=
 # The guest's vCPUs for make run and make lab (make check picks its own)
 SMP       ?= 1
 
-# The guest tests: tests/guest/, and the fuzzer and the race, which link the
-# model and are built by model/Makefile from guest/tests/.
-GUEST_TESTS := $(patsubst %.c,$(GUEST_BIN)/tests/%,$(notdir $(wildcard tests/guest/*.c guest/tests/*.c)))
+# The guest tests: tests/guest/, and (below) the fuzzer and the race, which
+# link the model and are built by model/Makefile from model/fuzz/.
+GUEST_TESTS := $(patsubst tests/guest/%.c,$(GUEST_BIN)/tests/%,$(wildcard tests/guest/*.c))
 # The kernel's own selftests, built from the patched tree: the series' own
 # and openat2's.
 SELFTESTS   := $(TREE)/tools/testing/selftests
@@ -80,11 +80,13 @@ refresh-patches: deps
 kernel: tree
 	@scripts/kernel.sh $(TREE) $(KBUILD) $(FRAGMENT)
 
-initramfs: tree
+# Packed by the kernel's own gen_init_cpio; a make of its own, so that the
+# wildcards below see the tree make tree just unpacked.
+initramfs: kernel
 	@$(MAKE) -s --no-print-directory $(INITRAMFS)
 
 # Kbuild builds usr/gen_init_cpio with the kernel (CONFIG_BLK_DEV_INITRD).
-$(KBUILD)/usr/gen_init_cpio: | kernel
+$(KBUILD)/usr/gen_init_cpio:
 	@test -x $@ || { echo "$@: the kernel's build did not make it (is CONFIG_BLK_DEV_INITRD set?)" >&2; exit 1; }
 
 HARNESS := $(wildcard $(TREE)/tools/testing/selftests/kselftest*.h)
