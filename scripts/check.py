@@ -126,8 +126,9 @@ def add_tap(results, prefix, text, rc):
 
 def run_host_tests(results):
     results.section("host tests")
-    for test in sorted(glob.glob(os.path.join(TOP, "tests", "host", "*_test.*"))):
-        run_tap_program(results, "host/" + os.path.basename(test), [test], 600)
+    for where in ("host", "model"):
+        for test in sorted(glob.glob(os.path.join(TOP, "tests", where, "*_test.*"))):
+            run_tap_program(results, where + "/" + os.path.basename(test), [test], 600)
 
 
 def run_guest_tests(results, vm, append="", timeout=GUEST_TIMEOUT):

@@ -1,5 +1,6 @@
 #!/bin/bash
-# The userspace model of the walk: its unit tests (TAP), built and run on
-# the host against the host kernel's own answers.
+# The userspace model of the walk: its unit tests (model_test.c, TAP),
+# built by model/Makefile and run on the host against the host kernel's own
+# answers.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 exec make -s -C "$top/model" test OUT="$top/build/model"
