@@ -99,7 +99,10 @@ class Guest:
     def qemu_cmd(self, append, gdb_port=None, paused=False, console=None):
         """The QEMU command line. console=None puts the serial console
         (and QEMU's monitor, Ctrl-a c) on this terminal."""
-        cmd = ["qemu-system-x86_64", "-accel", "tcg", "-smp", str(self.cpus),
+        # A socket per vCPU: the MP table lists one CPU per socket, and
+        # without ACPI the kernel knows only the CPUs it lists.
+        cmd = ["qemu-system-x86_64", "-accel", "tcg",
+               "-smp", "{0},sockets={0}".format(self.cpus),
                "-m", "256M", "-no-reboot",
                "-kernel", self.bzimage, "-initrd", self.initramfs,
                "-append", " ".join(filter(None, ["console=ttyS0 nokaslr panic=-1 quiet",
