@@ -5,22 +5,22 @@ Prints one line per test and ends with "N passed, N failed[, N skipped]";
 exits non-zero on any failure.
 """
 import argparse
-import concurrent.futures
 import glob
 import os
 import re
 import subprocess
 import sys
+import threading
 import time
+import traceback
 
 import docs_data
 import grade
 import guest
 import narrative
+from ktap import parse_tap, planned
 
 TOP = guest.TOP
-TAP_LINE = re.compile(r"^(not )?ok \d+ (?:- )?(.*?)(?:\s+#\s*(SKIP|TODO)\b.*)?$")
-PLAN_LINE = re.compile(r"^1\.\.(\d+)\b")
 GUEST_TIMEOUT = 300
 
 
@@ -76,34 +76,6 @@ class Deferred:
         self.calls.append(("add", (name, ok, detail, skipped)))
 
 
-def parse_tap(text):
-    """A list of (name, ok, skipped, comment lines) per TAP result. The
-    comments are those before it (kselftest prints a test's output there)
-    and, for a failure, also those after it up to the next result (where our
-    host tests put their diagnostics, as TAP does)."""
-    results, comments = [], []
-    for line in text.splitlines():
-        m = TAP_LINE.match(line.strip())
-        if m:
-            if results and not results[-1][1]:
-                results[-1][3].extend(comments)
-            results.append((m.group(2), m.group(1) is None, m.group(3) == "SKIP", comments))
-            comments = []
-        elif line.startswith("#"):
-            comments.append(line)
-    if results and not results[-1][1]:
-        results[-1][3].extend(comments)
-    return results
-
-
-def planned(text):
-    """The N of the stream's one plan line, "1..N" (KTAP prints it after
-    its version line, TAP may print it last), or None."""
-    plans = [m.group(1) for m in (PLAN_LINE.match(line.strip()) for line in text.splitlines())
-             if m]
-    return int(plans[0]) if len(plans) == 1 else None
-
-
 def add_tap(results, prefix, text, rc):
     """Record a TAP or KTAP stream; a program that exits non-zero, prints
     no result at all or fewer or more than its plan says is a failure of
@@ -124,17 +96,22 @@ def add_tap(results, prefix, text, rc):
         results.add(prefix + " (exit status)", False, "exited with {}".format(rc))
 
 
+def test_programs(where):
+    """The test programs of tests/WHERE (NAME_test.*)."""
+    return sorted(glob.glob(os.path.join(TOP, "tests", where, "*_test.*")))
+
+
 def run_host_tests(results):
     results.section("host tests")
     for where in ("host", "model"):
-        # the scripts, not the C source a runner builds (model_test.c)
-        for test in sorted(glob.glob(os.path.join(TOP, "tests", where, "*_test.[ps][yh]"))):
+        for test in test_programs(where):
             run_tap_program(results, where + "/" + os.path.basename(test), [test], 600)
 
 
-def run_guest_tests(results, vm, append="", timeout=GUEST_TIMEOUT):
-    results.section("guest tests (booting the guest, at most {} s)".format(timeout))
-    console = os.path.join(guest.RUN, "check.console")
+def run_guest_tests(results, vm, append="", timeout=GUEST_TIMEOUT, console="check.console"):
+    """One boot that runs the guest tests (those append picks), at most
+    timeout seconds; its console is kept in guest.RUN as console."""
+    console = os.path.join(guest.RUN, console)
     try:
         text = vm.boot(" ".join(["symwalk.mode=check", append]), console, timeout)
     except guest.GuestError as e:
@@ -154,17 +131,9 @@ def run_guest_tests(results, vm, append="", timeout=GUEST_TIMEOUT):
         add_tap(results, "guest/" + program, m.group(1), int(m.group(2)))
 
 
-def run_helper_tests(results, vm):
-    results.section("gdb helpers against the guest")
-    for name in guest.lab_names(guest.HELPER_TESTS):
-        ok, report = guest.run_lab_batch(vm, name, quiet=True, labs=guest.HELPER_TESTS)
-        results.add("gdb " + name, ok, None if ok else report)
-    # make lab as a student meets it, in tmux.
-    run_tap_program(results, "gdb/lab_tmux_test.py",
-                    [os.path.join(TOP, "tests", "gdb", "lab_tmux_test.py")], 300)
-    # The walk's TUI window, redrawn at each stop, in an 80x24 terminal.
-    run_tap_program(results, "gdb/tui_tmux_test.py",
-                    [os.path.join(TOP, "tests", "gdb", "tui_tmux_test.py")], 300)
+def run_helper_test(results, vm, name):
+    ok, report = guest.run_lab_batch(vm, name, quiet=True, labs=guest.HELPER_TESTS)
+    results.add("gdb " + name, ok, None if ok else report)
 
 
 def run_tap_program(results, name, command, timeout):
@@ -211,41 +180,21 @@ def run_lab_triggers(results, vm):
                         "\nits output:\n" + m.group(1).strip()[-3000:])
 
 
-def run_labs(results, vm, timeout=60, check=True):
-    """Every lab in batch; check=False: that each runs to its end, without
+def run_lab(results, vm, name, timeout=60, check=True):
+    """A lab in batch; check=False: that it runs to its end, without
     holding it to its expectations."""
-    results.section("labs (batch{})".format("" if check else ", run to the end"))
+    ok, report = guest.run_lab_batch(vm, name, timeout=timeout, quiet=True, check=check)
+    results.add("lab " + name + ("" if check else " runs"), ok, None if ok else report)
     if check:
-        run_lab_triggers(results, vm)
-    for name in guest.lab_names():
-        ok, report = guest.run_lab_batch(vm, name, timeout=timeout, quiet=True, check=check)
-        results.add("lab " + name + ("" if check else " runs"), ok, None if ok else report)
-        if check:
-            check_grader(results, name)
-    if check:
-        capture_docs_data(results, vm)
+        check_grader(results, name)
 
 
-def capture_docs_data(results, vm):
-    """The docs' own guest runs (scripts/docs_data.py)."""
-    for what, capture in (("the walks of guest/scenarios/docs-walks.sh",
-                           docs_data.capture_walks),
-                          ("the helper examples in gdb", docs_data.capture_gdb)):
-        try:
-            results.add("docs data: {} ({})".format(what, capture(vm)), True)
-        except (docs_data.CaptureError, guest.GuestError) as e:
-            results.add("docs data: " + what, False, str(e))
-
-
-def run_docs_tests(results):
-    """The site, built from the results the other parts left (make docs
-    boots nothing), and checked: after them all."""
-    results.section("the documentation site, from this run's results")
-    tests = sorted(glob.glob(os.path.join(TOP, "tests", "docs", "*_test.*")))
-    # build_test.sh builds the site that the others read.
-    tests.sort(key=lambda test: os.path.basename(test) != "build_test.sh")
-    for test in tests:
-        run_tap_program(results, "docs/" + os.path.basename(test), [test], 300)
+def capture_docs_data(results, vm, what, capture):
+    """One of the docs' own guest runs (scripts/docs_data.py)."""
+    try:
+        results.add("docs data: {} ({})".format(what, capture(vm)), True)
+    except (docs_data.CaptureError, guest.GuestError) as e:
+        results.add("docs data: " + what, False, str(e))
 
 
 def check_grader(results, name):
@@ -304,27 +253,129 @@ def check_planted_warn(results, vm):
     os.remove(console)
 
 
-def run_side_by_side(results, parts, start_order):
-    """Run the parts two at a time (each guest is one QEMU thread: two keep
-    both cores busy), the longest first as start_order says; then print
-    their results in the order of parts, each part's lines together."""
-    print("== {} parts of the tests, two at a time; their results follow once "
-          "all are done".format(len(parts)))
+class Unit:
+    """A piece of make check that runs on its own (a guest boot, a lab, a
+    test program): run(results) records its results, cost is about how
+    many seconds it takes, after the units it needs the results of."""
+
+    def __init__(self, name, run, cost, after=()):
+        self.name, self.run, self.cost, self.after = name, run, cost, list(after)
+        self.results = Deferred()
+        self.rank = None
+
+
+def rank(unit, units):
+    """How long the road from the unit's start to the end of all that
+    waits for it is: the unit's cost and its longest chain of dependents'."""
+    if unit.rank is None:
+        unit.rank = unit.cost + max((rank(u, units) for u in units if unit in u.after),
+                                    default=0)
+    return unit.rank
+
+
+def run_units(results, parts, workers):
+    """Run the units of every part on workers threads (each guest is a
+    QEMU thread or two: as many as the host's cores keep them busy). Of
+    the units whose `after` have ended, the one with the longest road
+    ahead goes first, so that the longest chains (a guest boot of fuzzing,
+    the docs after the runs they show) start early. Then print the
+    results part by part, each part's units in their order."""
+    units = [unit for _, part_units in parts for unit in part_units]
+    pending = sorted(units, key=lambda unit: -rank(unit, units))
+    ended = set()
+    ready = threading.Condition()
+    began = time.monotonic()
+    print("== {} runs of {} parts, {} at a time; the results follow once all are "
+          "done".format(len(units), len(parts), workers))
     sys.stdout.flush()
-    deferred = [Deferred() for _ in parts]
 
-    def timed(part, d):
-        start = time.monotonic()
-        part(d)
-        print("   {} done in {:.0f} s".format(d.title, time.monotonic() - start))
-        sys.stdout.flush()
+    def take():
+        with ready:
+            while pending:
+                for unit in pending:
+                    if all(needed in ended for needed in unit.after):
+                        pending.remove(unit)
+                        return unit
+                ready.wait()
+        return None
 
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        futures = [pool.submit(timed, parts[i], deferred[i]) for i in start_order]
-        for future in futures:
-            future.result()
-    for d in deferred:
-        results.replay(d)
+    def work():
+        while True:
+            unit = take()
+            if unit is None:
+                return
+            try:
+                unit.run(unit.results)
+            except Exception:  # a bug of check.py's: a failure, not a hang
+                unit.results.add(unit.name, False, traceback.format_exc())
+            with ready:
+                ended.add(unit)
+                ready.notify_all()
+                for title, part_units in parts:
+                    if unit in part_units and all(u in ended for u in part_units):
+                        print("   {}: done at {:.0f} s".format(title, time.monotonic() - began))
+                        sys.stdout.flush()
+
+    threads = [threading.Thread(target=work) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for title, part_units in parts:
+        results.section(title)
+        for unit in part_units:
+            results.replay(unit.results)
+
+
+def check_parts(vm, smp):
+    """make check's parts, as units (title, [Unit]). The costs are the
+    seconds each took on a 2-core machine."""
+    def program(where, test, cost, after=()):
+        name = where + "/" + os.path.basename(test)
+        return Unit(name, lambda r: run_tap_program(r, name, [test], 600), cost, after)
+
+    host = [program(where, test, {"gdb_helpers_test.sh": 6, "tree_test.sh": 6}.get(
+                os.path.basename(test), 0.5))
+            for where in ("host", "model") for test in test_programs(where)]
+    guest_tests = [
+        # The guest tests race lookups against renames: two vCPUs for those.
+        Unit("guest tests", lambda r: run_guest_tests(
+            r, smp, append="symwalk.skip=fuzz_walk"), 22),
+        # The fuzzer checks answers and events, not races: one vCPU, cheaper.
+        Unit("fuzz_walk", lambda r: run_guest_tests(
+            r, vm, append="symwalk.only=fuzz_walk", console="check-fuzz.console"), 35)]
+    # What the docs show: the labs' runs, the docs' own runs, the TUI's screens.
+    shown = [Unit("lab triggers", lambda r: run_lab_triggers(r, vm), 3)]
+    shown += [Unit("lab " + name, lambda r, name=name: run_lab(r, vm, name), 2.5)
+              for name in guest.lab_names()]
+    shown += [Unit(what, lambda r, what=what, capture=capture: capture_docs_data(
+                r, vm, what, capture), cost)
+              for what, capture, cost in (
+                  ("the walks of guest/scenarios/docs-walks.sh", docs_data.capture_walks, 3),
+                  ("the helper examples in gdb", docs_data.capture_gdb, 5))]
+    # The helpers must show the walk of the CPU that stopped: two vCPUs.
+    helpers = [Unit("gdb " + name, lambda r, name=name: run_helper_test(r, smp, name), 3)
+               for name in guest.lab_names(guest.HELPER_TESTS)]
+    gdb_tests = os.path.join(TOP, "tests", "gdb")
+    # make lab as a student meets it, in tmux; the walk's TUI window,
+    # redrawn at each stop, in an 80x24 terminal (its screens are shown).
+    helpers.append(program("gdb", os.path.join(gdb_tests, "lab_tmux_test.py"), 6))
+    tui = program("gdb", os.path.join(gdb_tests, "tui_tmux_test.py"), 10)
+    helpers.append(tui)
+    # The site, built from the results the runs above left (make docs boots
+    # nothing), then checked.
+    docs_tests = sorted(glob.glob(os.path.join(TOP, "tests", "docs", "*_test.*")))
+    site = program("docs", os.path.join(TOP, "tests", "docs", "build_test.sh"), 11,
+                   after=shown + [tui])
+    docs = [site] + [program("docs", test, {"functions_test.py": 8,
+                                            "pages_test.sh": 4}.get(os.path.basename(test), 0.5),
+                             after=[site])
+                     for test in docs_tests if os.path.basename(test) != "build_test.sh"]
+    return [("host tests", host),
+            ("guest tests (booting the guest, at most {} s)".format(GUEST_TIMEOUT), guest_tests),
+            ("labs (batch), and the docs' runs", shown),
+            ("gdb helpers against the guest", helpers),
+            ("the documentation site, from this run's results", docs)]
 
 
 def main():
@@ -366,17 +417,16 @@ def main():
             # fewer fuzz cases, and openat2's rename race left to the normal
             # run. The labs' expectations hold for the normal kernel (a
             # debug build inlines differently).
+            results.section("guest tests (booting the guest, at most 900 s)")
             run_guest_tests(results, smp, timeout=900, append="symwalk.fuzz_cases=2000 "
                             "symwalk.skip=ksft-openat2-rename_attack_test")
-            run_labs(results, vm, timeout=180, check=False)
+            results.section("labs (batch, run to the end)")
+            for name in guest.lab_names():
+                run_lab(results, vm, name, timeout=180, check=False)
             check_planted_warn(results, vm)
             check_splats(results)
         else:
-            run_side_by_side(results, [
-                run_host_tests, lambda r: run_guest_tests(r, smp),
-                lambda r: run_labs(r, vm), lambda r: run_helper_tests(r, smp)],
-                start_order=[2, 1, 0, 3])
-            run_docs_tests(results)
+            run_units(results, check_parts(vm, smp), workers=os.cpu_count() or 2)
     print(results.summary())
     return 1 if results.failed else 0
 
