@@ -12,6 +12,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# No __pycache__ in tests/gdb, where each folder is a helper test the
+# initramfs packs.
+sys.dont_write_bytecode = True
 from lab_tmux_test import NEVER, TOP, Lab, check, taplib  # noqa: E402
 
 ROWS, COLUMNS = 24, 80
@@ -30,6 +33,13 @@ def keep(lab, name):
     with open(path, "w") as f:
         f.write(screen)
     return screen
+
+
+def prompting(screen, before):
+    """Whether gdb waits for a command on this screen, the screen of
+    before it was given one having changed: the command is done."""
+    lines = screen.rstrip().splitlines()
+    return screen != before and bool(lines) and lines[-1].strip() == "(gdb)"
 
 
 def main():
@@ -60,8 +70,11 @@ def main():
         check("lab-trigger: the window shows l3 pushed, marked as changed", pushed, lab)
         crossed = False
         for _ in range(40):
+            before = lab.screen(1)
             lab.type(1, "next")
-            crossed = lab.wait(lambda: SECOND.search(lab.screen(1)), 1.5)
+            # done when gdb prompts again, on a screen the next changed
+            lab.wait(lambda: prompting(lab.screen(1), before), 10)
+            crossed = SECOND.search(lab.screen(1))
             if crossed:
                 break
         screen = keep(lab, "after-next")

@@ -27,32 +27,49 @@ kernel=(-ex "set auto-load python-scripts off"
 
 gdb_says "symwalk.py without the kernel's helpers asks for them" \
 	"load the kernel's helpers first" -ex "source gdb-scripts/symwalk.py"
-gdb_says "lx-nameidata before gdb is attached" \
-	"gdb is not attached to the guest" "${kernel[@]}" -ex "lx-nameidata"
-gdb_says "lx-walk-break without a name" \
-	"name the process or the path" "${kernel[@]}" -ex "lx-walk-break"
-gdb_says "lx-walk-break with a name longer than a comm" \
-	"longer than the 15" "${kernel[@]}" -ex "lx-walk-break a-very-long-process-name"
-gdb_says "lx-walk-break breaks where the kernel traces a push" \
-	"breakpoints 1, 2, 3 stop after each link pushed by process symwalk-lab" \
-	"${kernel[@]}" -ex "lx-walk-break symwalk-lab"
-gdb_says "lx-walk-break takes a path" \
-	"stop after each link pushed by lookups of /lab/x" "${kernel[@]}" -ex "lx-walk-break /lab/x"
-gdb_says "lx-symlink-stack before gdb is attached" \
-	"gdb is not attached to the guest" "${kernel[@]}" -ex "lx-symlink-stack"
-gdb_says "lx-walk-trace before gdb is attached" \
-	"gdb is not attached to the guest" "${kernel[@]}" -ex "lx-walk-trace"
-gdb_says "lx-lookup-flags decodes with the built kernel's values" \
-	"0x10051 = LOOKUP_FOLLOW|LOOKUP_PARENT|LOOKUP_RCU|LOOKUP_NO_SYMLINKS" \
-	"${kernel[@]}" -ex "lx-lookup-flags 0x10051"
-gdb_says "lx-lookup-flags names unknown bits in hex" \
-	"0x80000001 = LOOKUP_FOLLOW|0x80000000" "${kernel[@]}" -ex "lx-lookup-flags 0x80000001"
-gdb_says "lx-lookup-flags without a value" \
-	"give a value" "${kernel[@]}" -ex "lx-lookup-flags"
-gdb_says "\$lx_nameidata() before gdb is attached" \
-	"gdb is not attached to the guest" "${kernel[@]}" -ex "p \$lx_nameidata()"
-gdb_says "help lx-nameidata is the docstring" \
-	"Show the path walk the current task is in" "${kernel[@]}" -ex "help lx-nameidata"
+
+# The checks with the kernel loaded, in one gdb (an error does not end a
+# batch run): name, what the output must hold, the command.
+checks=(
+	"lx-nameidata before gdb is attached" "gdb is not attached to the guest" "lx-nameidata"
+	"lx-walk-break without a name" "name the process or the path" "lx-walk-break"
+	"lx-walk-break with a name longer than a comm" "longer than the 15"
+	"lx-walk-break a-very-long-process-name"
+	"lx-walk-break breaks where the kernel traces a push"
+	"breakpoints 1, 2, 3 stop after each link pushed by process symwalk-lab"
+	"lx-walk-break symwalk-lab"
+	"lx-walk-break takes a path" "stop after each link pushed by lookups of /lab/x"
+	"lx-walk-break /lab/x"
+	"lx-symlink-stack before gdb is attached" "gdb is not attached to the guest"
+	"lx-symlink-stack"
+	"lx-walk-trace before gdb is attached" "gdb is not attached to the guest" "lx-walk-trace"
+	"lx-lookup-flags decodes with the built kernel's values"
+	"0x10051 = LOOKUP_FOLLOW|LOOKUP_PARENT|LOOKUP_RCU|LOOKUP_NO_SYMLINKS"
+	"lx-lookup-flags 0x10051"
+	"lx-lookup-flags names unknown bits in hex" "0x80000001 = LOOKUP_FOLLOW|0x80000000"
+	"lx-lookup-flags 0x80000001"
+	"lx-lookup-flags without a value" "give a value" "lx-lookup-flags"
+	"\$lx_nameidata() before gdb is attached" "gdb is not attached to the guest"
+	"p \$lx_nameidata()"
+	"help lx-nameidata is the docstring" "Show the path walk the current task is in"
+	"help lx-nameidata"
+)
+commands=()
+for ((i = 0; i < ${#checks[@]}; i += 3)); do
+	commands+=(-ex "echo @@ check $i\n" -ex "${checks[i + 2]}")
+done
+all=$(cd "$top" && timeout 60 gdb -nx -batch "${kernel[@]}" "${commands[@]}" -ex "echo @@ end\n" 2>&1)
+for ((i = 0; i < ${#checks[@]}; i += 3)); do
+	# the output of check i: from its mark to the next
+	out=$(awk -v mark="@@ check $i" '$0 == mark { on = 1; next } /^@@ / { on = 0 } on' <<<"$all")
+	if grep -q -- "${checks[i + 1]}" <<<"$out" && ! grep -q "Traceback\|Python Exception" <<<"$out"; then
+		ok "${checks[i]}"
+	else
+		not_ok "${checks[i]}"
+		echo "${out:-(no output: gdb ended before this check; its last lines follow)}" | sed 's/^/# /'
+		[[ -n $out ]] || tail -20 <<<"$all" | sed 's/^/# /'
+	fi
+done
 
 # make gdb with no guest: one sentence, not a blank screen, once guest.py's
 # short wait for a gdbstub is over. timeout(1) bounds the test; a bound in
