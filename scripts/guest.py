@@ -406,7 +406,10 @@ def run_lab_interactive(guest, name, port, tui=False):
     if port_in_use(port):
         raise GuestError("localhost:{} is taken (a 'make run' or another lab?): end it, "
                          "or give this lab another port with GDB_PORT=".format(port))
-    env = guest.gdb_session_file(os.path.join(RUN, "lab-{}.session.json".format(name)), port,
+    # Named after the port: a batch run of the lab (make check's) or another
+    # lab on another port reads its own.
+    env = guest.gdb_session_file(os.path.join(RUN, "lab-{}-port{}.session.json".format(
+        name, port)), port,
                                  lab=name, steps=os.path.join(LABS, name, "lab.gdb"), tui=tui)
     # Named after the port too, so that a lab on another port (a test's)
     # never ends this one.

@@ -128,6 +128,11 @@ class Lab:
             os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
         shutil.rmtree(self.tmpdir, ignore_errors=True)
+        # make lab's session file, named after this lab's port
+        session_file = os.path.join(TOP, "build", "run", "lab-{}-port{}.session.json".format(
+            LAB, self.port))
+        if os.path.exists(session_file):
+            os.remove(session_file)
 
 
 def check(name, ok, lab=None, detail=""):
