@@ -25,6 +25,7 @@ import sys
 import time
 
 import guest
+import ktap
 import labs_soak
 
 TOP = guest.TOP
@@ -35,7 +36,6 @@ KBUILD = os.path.join(TOP, "build", "exercise", "kbuild")
 MAIN_CONFIG = os.path.join(TOP, "build", "kbuild", ".config")
 INITRAMFS = os.path.join(TOP, "build", "initramfs.cpio")
 GRADE_TIMEOUT = 300
-TAP_LINE = re.compile(r"^(not )?ok \d+ - (.*)$")
 
 
 class ExerciseError(Exception):
@@ -135,16 +135,11 @@ def run_grader(name):
                                   stem="exercise-" + name)
     except guest.GuestError as e:
         return [(False, "the grader ran to its end", str(e))]
-    results = []
-    for line in text.splitlines():
-        m = TAP_LINE.match(line.rstrip())
-        if m:
-            results.append([not m.group(1), m.group(2), ""])
-        elif line.startswith("# ") and results:
-            results[-1][2] += line[2:].rstrip() + "\n"
+    results = [(ok or skipped, name, "\n".join(c[2:] for c in comments))
+               for name, ok, skipped, comments in ktap.parse_tap(text)]
     if not results:
         return [(False, "the grader printed its checks", text[-2000:])]
-    return [tuple(r) for r in results]
+    return results
 
 
 def report(results, prefix=""):
