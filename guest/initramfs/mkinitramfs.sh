@@ -44,8 +44,6 @@ list=$out.list
 	done
 	for lab in "$top"/labs/*/ "$top"/tests/gdb/*/ "$top"/bench/*/; do
 		name=$(basename "$lab")
-		# Python's cache of tests/gdb/'s tmux tests, when it writes one
-		[[ $name == __pycache__ ]] && continue
 		echo "dir /symwalk/labs/$name 0755 0 0"
 		for f in setup.sh trigger; do
 			[[ -f $lab/$f ]] || die "lab $name has no $f"
