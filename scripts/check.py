@@ -6,6 +6,7 @@ exits non-zero on any failure.
 """
 import argparse
 import glob
+import json
 import os
 import re
 import subprocess
@@ -22,6 +23,8 @@ from ktap import parse_tap, planned
 
 TOP = guest.TOP
 GUEST_TIMEOUT = 300
+# Each unit's seconds in the last run: the next run starts the longest first.
+UNIT_TIMES = os.path.join(guest.RUN, "check-times.json")
 
 
 class Results:
@@ -47,8 +50,8 @@ class Results:
         sys.stdout.flush()
 
     def replay(self, deferred):
-        for method, args in deferred.calls:
-            getattr(self, method)(*args)
+        for call in deferred.calls:
+            self.add(*call)
 
     def summary(self):
         line = "{} passed, {} failed".format(self.passed, self.failed)
@@ -58,22 +61,15 @@ class Results:
 
 
 class Deferred:
-    """The results of a part run on a worker thread, kept to be replayed
-    in order once it is done, so that parts running side by side do not
+    """The results of a unit run on a worker thread, kept to be replayed
+    in order once all are done, so that units running side by side do not
     mix their lines."""
 
     def __init__(self):
         self.calls = []
-        self.failed = 0
-        self.title = None
-
-    def section(self, title):
-        self.title = self.title or title
-        self.calls.append(("section", (title,)))
 
     def add(self, name, ok, detail=None, skipped=False):
-        self.failed += not ok
-        self.calls.append(("add", (name, ok, detail, skipped)))
+        self.calls.append((name, ok, detail, skipped))
 
 
 def add_tap(results, prefix, text, rc):
@@ -99,13 +95,6 @@ def add_tap(results, prefix, text, rc):
 def test_programs(where):
     """The test programs of tests/WHERE (NAME_test.*)."""
     return sorted(glob.glob(os.path.join(TOP, "tests", where, "*_test.*")))
-
-
-def run_host_tests(results):
-    results.section("host tests")
-    for where in ("host", "model"):
-        for test in test_programs(where):
-            run_tap_program(results, where + "/" + os.path.basename(test), [test], 600)
 
 
 def run_guest_tests(results, vm, append="", timeout=GUEST_TIMEOUT, console="check.console"):
@@ -256,12 +245,14 @@ def check_planted_warn(results, vm):
 class Unit:
     """A piece of make check that runs on its own (a guest boot, a lab, a
     test program): run(results) records its results, cost is about how
-    many seconds it takes, after the units it needs the results of."""
+    many seconds it takes (until a run has measured it), after the units
+    it needs the results of."""
 
     def __init__(self, name, run, cost, after=()):
         self.name, self.run, self.cost, self.after = name, run, cost, list(after)
         self.results = Deferred()
         self.rank = None
+        self.seconds = None
 
 
 def rank(unit, units):
@@ -281,6 +272,13 @@ def run_units(results, parts, workers):
     the docs after the runs they show) start early. Then print the
     results part by part, each part's units in their order."""
     units = [unit for _, part_units in parts for unit in part_units]
+    try:
+        with open(UNIT_TIMES) as f:
+            measured = json.load(f)
+    except (OSError, ValueError):
+        measured = {}
+    for unit in units:
+        unit.cost = measured.get(unit.name, unit.cost)
     pending = sorted(units, key=lambda unit: -rank(unit, units))
     ended = set()
     ready = threading.Condition()
@@ -304,10 +302,12 @@ def run_units(results, parts, workers):
             unit = take()
             if unit is None:
                 return
+            started = time.monotonic()
             try:
                 unit.run(unit.results)
             except Exception:  # a bug of check.py's: a failure, not a hang
                 unit.results.add(unit.name, False, traceback.format_exc())
+            unit.seconds = time.monotonic() - started
             with ready:
                 ended.add(unit)
                 ready.notify_all()
@@ -321,22 +321,37 @@ def run_units(results, parts, workers):
         thread.start()
     for thread in threads:
         thread.join()
+    os.makedirs(os.path.dirname(UNIT_TIMES), exist_ok=True)
+    with open(UNIT_TIMES, "w") as f:
+        measured.update((unit.name, round(unit.seconds, 1)) for unit in units)
+        json.dump(measured, f, indent=1, sort_keys=True)
+    longest = sorted(units, key=lambda unit: -unit.seconds)[:8]
+    print("   the longest runs: " + ", ".join(
+        "{} {:.1f} s".format(unit.name, unit.seconds) for unit in longest))
     for title, part_units in parts:
         results.section(title)
         for unit in part_units:
             results.replay(unit.results)
 
 
-def check_parts(vm, smp):
-    """make check's parts, as units (title, [Unit]). The costs are the
-    seconds each took on a 2-core machine."""
-    def program(where, test, cost, after=()):
-        name = where + "/" + os.path.basename(test)
-        return Unit(name, lambda r: run_tap_program(r, name, [test], 600), cost, after)
+def program(where, test, cost, after=()):
+    """A unit that runs a TAP test program of tests/WHERE."""
+    name = where + "/" + os.path.basename(test)
+    return Unit(name, lambda r: run_tap_program(r, name, [test], 600), cost, after)
 
-    host = [program(where, test, {"gdb_helpers_test.sh": 6, "tree_test.sh": 6}.get(
+
+def host_units():
+    """The tests of tests/host and tests/model: they need no guest."""
+    return [program(where, test, {"gdb_helpers_test.sh": 6, "tree_test.sh": 6}.get(
                 os.path.basename(test), 0.5))
             for where in ("host", "model") for test in test_programs(where)]
+
+
+def check_parts(vm, smp):
+    """make check's parts, as units (title, [Unit]). The costs are the
+    seconds each took on a 2-core machine, for a run that has no
+    measured times of its own yet."""
+    host = host_units()
     guest_tests = [
         # The guest tests race lookups against renames: two vCPUs for those.
         Unit("guest tests", lambda r: run_guest_tests(
@@ -367,7 +382,7 @@ def check_parts(vm, smp):
     docs_tests = sorted(glob.glob(os.path.join(TOP, "tests", "docs", "*_test.*")))
     site = program("docs", os.path.join(TOP, "tests", "docs", "build_test.sh"), 11,
                    after=shown + [tui])
-    docs = [site] + [program("docs", test, {"functions_test.py": 8,
+    docs = [site] + [program("docs", test, {"functions_test.py": 1,
                                             "pages_test.sh": 4}.get(os.path.basename(test), 0.5),
                              after=[site])
                      for test in docs_tests if os.path.basename(test) != "build_test.sh"]
@@ -410,7 +425,7 @@ def main():
     except guest.GuestError as e:
         results.add("guest", False, str(e))
         if not args.debug:
-            run_host_tests(results)
+            run_units(results, [("host tests", host_units())], os.cpu_count() or 2)
     else:
         if args.debug:
             # Lockdep, KASAN and the events slow the guest down many times:
