@@ -54,7 +54,7 @@
 #include "tree.h"
 #include "walk.h"
 
-#define DEFAULT_SECONDS	8
+#define DEFAULT_SECONDS	3
 #define TRACEFS		"/sys/kernel/tracing"
 #define CHAIN		30
 #define STATES		(1 << FLIP_COUNT)
