@@ -5,8 +5,8 @@
 #
 # FILE (JSON, written by scripts/guest.py's Guest.gdb_session_file()) says
 # which kernel to load and what to do: attach to a running guest ("lab":
-# null), or boot a paused one to a lab and run its steps
-# (symwalk_gdb/lab.py).
+# null), boot a paused one to a lab and run its steps, or run the steps of
+# several labs in turn ("batch_labs", make check's) (symwalk_gdb/lab.py).
 #
 
 import json
@@ -44,7 +44,9 @@ def main():
     gdb.execute("source " + os.path.join(session["kbuild"], "vmlinux-gdb.py"))
     gdb.execute("source " + os.path.join(HERE, "symwalk.py"))
     from symwalk_gdb import lab
-    if session["lab"] is None:
+    if session.get("batch_labs"):
+        lab.start_batch(session["port"], session["batch_labs"])
+    elif session["lab"] is None:
         lab.attach_only(session["port"])
     else:
         lab.start(session["port"], session["lab"], steps=session["steps"],

@@ -120,9 +120,18 @@ def run_guest_tests(results, vm, append="", timeout=GUEST_TIMEOUT, console="chec
         add_tap(results, "guest/" + program, m.group(1), int(m.group(2)))
 
 
-def run_helper_test(results, vm, name):
-    ok, report = guest.run_lab_batch(vm, name, quiet=True, labs=guest.HELPER_TESTS)
-    results.add("gdb " + name, ok, None if ok else report)
+def run_helper_tests(results, vm, names):
+    """The gdb helpers' tests, laid out as labs, in one guest; one with
+    steps before the boot (before-boot.gdb) in a guest of its own."""
+    alone = [n for n in names
+             if os.path.exists(os.path.join(guest.HELPER_TESTS, n, "before-boot.gdb"))]
+    verdicts = guest.run_labs_batch(vm, [n for n in names if n not in alone],
+                                    "helper-tests-batch", labs=guest.HELPER_TESTS)
+    for name in alone:
+        ok, report = guest.run_lab_batch(vm, name, quiet=True, labs=guest.HELPER_TESTS)
+        verdicts.append((name, ok, report))
+    for name, ok, report in sorted(verdicts):
+        results.add("gdb " + name, ok, None if ok else report)
 
 
 def run_tap_program(results, name, command, timeout):
@@ -169,13 +178,15 @@ def run_lab_triggers(results, vm):
                         "\nits output:\n" + m.group(1).strip()[-3000:])
 
 
-def run_lab(results, vm, name, timeout=60, check=True):
-    """A lab in batch; check=False: that it runs to its end, without
+def run_labs(results, vm, names, timeout=60, check=True):
+    """The labs in batch, in one guest (guest.run_labs_batch()), each
+    judged on its own; check=False: that each runs to its end, without
     holding it to its expectations."""
-    ok, report = guest.run_lab_batch(vm, name, timeout=timeout, quiet=True, check=check)
-    results.add("lab " + name + ("" if check else " runs"), ok, None if ok else report)
-    if check:
-        check_grader(results, name)
+    for name, ok, report in guest.run_labs_batch(vm, names, "labs-batch", timeout=timeout,
+                                                 check=check):
+        results.add("lab " + name + ("" if check else " runs"), ok, None if ok else report)
+        if check:
+            check_grader(results, name)
 
 
 def capture_docs_data(results, vm, what, capture):
@@ -216,8 +227,10 @@ def splats(console):
 
 
 def check_splats(results):
-    """One result per console the debug run left: no splat in it."""
-    for console in sorted(glob.glob(os.path.join(guest.RUN, "*.console"))):
+    """One result per console the debug run left: no splat in it (the
+    labs' consoles are parts of their batch's, judged whole)."""
+    batched = set(glob.glob(os.path.join(guest.RUN, "lab-*.console")))
+    for console in sorted(set(glob.glob(os.path.join(guest.RUN, "*.console"))) - batched):
         lines, hits = splats(console)
         detail = None
         if hits:
@@ -243,10 +256,10 @@ def check_planted_warn(results, vm):
 
 
 class Unit:
-    """A piece of make check that runs on its own (a guest boot, a lab, a
-    test program): run(results) records its results, cost is about how
-    many seconds it takes (until a run has measured it), after the units
-    it needs the results of."""
+    """A piece of make check that runs on its own (a guest boot, a batch
+    of labs, a test program): run(results) records its results, cost is
+    about how many seconds it takes (until a run has measured it), after
+    the units it needs the results of."""
 
     def __init__(self, name, run, cost, after=()):
         self.name, self.run, self.cost, self.after = name, run, cost, list(after)
@@ -322,9 +335,11 @@ def run_units(results, parts, workers):
     for thread in threads:
         thread.join()
     os.makedirs(os.path.dirname(UNIT_TIMES), exist_ok=True)
-    with open(UNIT_TIMES, "w") as f:
-        measured.update((unit.name, round(unit.seconds, 1)) for unit in units)
+    measured = {unit.name: round(unit.seconds, 1) for unit in units}
+    # Whole or not at all: two make checks at once may write it.
+    with open(UNIT_TIMES + ".new", "w") as f:
         json.dump(measured, f, indent=1, sort_keys=True)
+    os.replace(UNIT_TIMES + ".new", UNIT_TIMES)
     longest = sorted(units, key=lambda unit: -unit.seconds)[:8]
     print("   the longest runs: " + ", ".join(
         "{} {:.1f} s".format(unit.name, unit.seconds) for unit in longest))
@@ -361,16 +376,17 @@ def check_parts(vm, smp):
             r, vm, append="symwalk.only=fuzz_walk", console="check-fuzz.console"), 35)]
     # What the docs show: the labs' runs, the docs' own runs, the TUI's screens.
     shown = [Unit("lab triggers", lambda r: run_lab_triggers(r, vm), 3)]
-    shown += [Unit("lab " + name, lambda r, name=name: run_lab(r, vm, name), 2.5)
-              for name in guest.lab_names()]
+    # One guest and one gdb for all the labs: a boot and a gdb start each
+    # would double their cost.
+    shown.append(Unit("labs", lambda r: run_labs(r, vm, guest.lab_names()), 30))
     shown += [Unit(what, lambda r, what=what, capture=capture: capture_docs_data(
                 r, vm, what, capture), cost)
               for what, capture, cost in (
                   ("the walks of guest/scenarios/docs-walks.sh", docs_data.capture_walks, 3),
                   ("the helper examples in gdb", docs_data.capture_gdb, 5))]
     # The helpers must show the walk of the CPU that stopped: two vCPUs.
-    helpers = [Unit("gdb " + name, lambda r, name=name: run_helper_test(r, smp, name), 3)
-               for name in guest.lab_names(guest.HELPER_TESTS)]
+    helpers = [Unit("gdb helper tests", lambda r: run_helper_tests(
+        r, smp, guest.lab_names(guest.HELPER_TESTS)), 12)]
     gdb_tests = os.path.join(TOP, "tests", "gdb")
     # make lab as a student meets it, in tmux; the walk's TUI window,
     # redrawn at each stop, in an 80x24 terminal (its screens are shown).
@@ -382,8 +398,7 @@ def check_parts(vm, smp):
     docs_tests = sorted(glob.glob(os.path.join(TOP, "tests", "docs", "*_test.*")))
     site = program("docs", os.path.join(TOP, "tests", "docs", "build_test.sh"), 11,
                    after=shown + [tui])
-    docs = [site] + [program("docs", test, {"functions_test.py": 1,
-                                            "pages_test.sh": 4}.get(os.path.basename(test), 0.5),
+    docs = [site] + [program("docs", test, {"pages_test.sh": 4}.get(os.path.basename(test), 0.5),
                              after=[site])
                      for test in docs_tests if os.path.basename(test) != "build_test.sh"]
     return [("host tests", host),
@@ -436,8 +451,7 @@ def main():
             run_guest_tests(results, smp, timeout=900, append="symwalk.fuzz_cases=2000 "
                             "symwalk.skip=ksft-openat2-rename_attack_test")
             results.section("labs (batch, run to the end)")
-            for name in guest.lab_names():
-                run_lab(results, vm, name, timeout=180, check=False)
+            run_labs(results, vm, guest.lab_names(), timeout=180, check=False)
             check_planted_warn(results, vm)
             check_splats(results)
         else:

@@ -6,7 +6,8 @@
                       the format of each event as tracefs printed it
   docs-gdb.json       the helper examples: a gdb session on
                       guest/scenarios/docs-gdb.sh (Documentation/helper-examples.yaml)
-  lab-NAME.gdb.log    each lab's batch run, the one its expectations judged
+  lab-NAME.gdb.log    each lab's part of make check's batch of labs
+                      (labs-batch.gdb.log), the one its expectations judged
 
 make docs reads them and boots nothing. Each capture here returns one line
 for make check, or raises CaptureError with a sentence and the evidence.

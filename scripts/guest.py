@@ -109,6 +109,9 @@ class Guest:
         cmd = ["qemu-system-x86_64", "-accel", "tcg",
                "-smp", "{0},sockets={0}".format(self.cpus),
                "-m", "256M", "-no-reboot",
+               # No network card and no VGA: the firmware would run their
+               # option ROMs at every boot, 80 ms of it under TCG.
+               "-net", "none", "-vga", "none",
                "-kernel", self.bzimage, "-initrd", self.initramfs,
                "-append", " ".join(filter(None, [BOOT_APPEND,
                                                   SMP_APPEND if self.cpus > 1 else "",
@@ -148,16 +151,19 @@ class Guest:
                              "console:\n{}".format(tail(console)))
         return text
 
-    def gdb_session_file(self, path, port, lab=None, steps=None, batch=False, tui=False):
+    def gdb_session_file(self, path, port, lab=None, steps=None, batch=False, tui=False,
+                         batch_labs=None):
         """Write the file gdb-scripts/session.py reads: the kernel to load
         and whether to attach to a running guest (lab None) or to boot a
         lab's guest, paused before its boot, and run the lab's steps
         (gdb-scripts/symwalk_gdb/lab.py); a before-boot.gdb beside the
-        steps runs before the boot. Return the environment gdb needs."""
+        steps runs before the boot. batch_labs, [[name, steps]]: several
+        labs in one guest, one after the other, instead. Return the
+        environment gdb needs."""
         before = os.path.join(os.path.dirname(steps or ""), "before-boot.gdb")
         session = {"vmlinux": self.vmlinux, "kbuild": self.kbuild,
                    "index_cache": GDB_INDEX_CACHE, "port": port, "lab": lab,
-                   "steps": steps, "batch": batch, "tui": tui,
+                   "steps": steps, "batch": batch, "tui": tui, "batch_labs": batch_labs,
                    "before_boot": before if steps and os.path.exists(before) else None}
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "w") as f:
@@ -330,36 +336,56 @@ def check_expectations(patterns, output):
     return results
 
 
-def gdb_session(vm, append, steps, stem, timeout, run_dir=None):
-    """Boot the guest paused (kernel command line + append), run steps in
-    gdb -batch against it, at most timeout seconds. Return (finished in
-    time, the gdb log, the console log), both named after stem in run_dir
-    (RUN by default, looked up at call time: callers may move it)."""
+def gdb_session(vm, append, steps, stem, timeout, run_dir=None, batch_labs=None,
+                progress=None):
+    """Boot the guest paused (kernel command line + append), run steps (or
+    batch_labs, Guest.gdb_session_file()) in gdb -batch against it, at most
+    timeout seconds (with progress, a regex: timeout seconds without a new
+    match of it in gdb's output). Return (finished in time, the gdb log,
+    the console log), both named after stem in run_dir (RUN by default,
+    looked up at call time: callers may move it)."""
     run_dir = run_dir or RUN
     os.makedirs(run_dir, exist_ok=True)
     port = free_port()
     console = os.path.join(run_dir, stem + ".console")
     gdb_log = os.path.join(run_dir, stem + ".gdb.log")
     env = vm.gdb_session_file(os.path.join(run_dir, stem + ".session.json"), port,
-                              lab=stem, steps=steps, batch=True)
+                              lab=None if batch_labs else stem, steps=steps, batch=True,
+                              batch_labs=batch_labs)
     qemu = subprocess.Popen(vm.qemu_cmd(append, gdb_port=port, paused=True, console=console),
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
-    finished = True
     try:
         with open(gdb_log, "w") as log:
             gdb = subprocess.Popen(GDB + ["-batch"], stdin=subprocess.DEVNULL, stdout=log,
                                    stderr=subprocess.STDOUT, cwd=TOP, env=env)
-            try:
-                gdb.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                gdb.kill()
-                gdb.wait()
-                finished = False
+            finished = wait_making_progress(gdb, gdb_log, timeout, progress)
     finally:
         qemu.kill()
         qemu.wait()
     return finished, gdb_log, console
+
+
+def wait_making_progress(process, log, timeout, progress=None):
+    """Wait for process to end; kill it after timeout seconds (with
+    progress, a regex: timeout seconds without a new match of it in the
+    file log). Return whether it ended by itself."""
+    matches, since = 0, time.monotonic()
+    while True:
+        try:
+            process.wait(timeout=1 if progress else timeout)
+            return True
+        except subprocess.TimeoutExpired:
+            pass
+        if progress:
+            with open(log, errors="replace") as f:
+                now = len(progress.findall(f.read()))
+            if now != matches:
+                matches, since = now, time.monotonic()
+        if time.monotonic() - since >= timeout:
+            process.kill()
+            process.wait()
+            return False
 
 
 def run_lab_batch(guest, name, timeout=60, quiet=False, labs=LABS, steps=None,
@@ -381,6 +407,100 @@ def run_lab_batch(guest, name, timeout=60, quiet=False, labs=LABS, steps=None,
             console_output = f.read()
     except OSError:
         console_output = ""
+    return judge_lab(name, output, console_output, console, labs, quiet, check)
+
+
+# Where each lab of a batch begins in the gdb output (symwalk_gdb/lab.py's
+# start_batch(), which says from which number gdb's values are the lab's),
+# and where it begins and ends in the console (guest/initramfs/init).
+BATCH_GDB_MARK = re.compile(r"^@@ symwalk: lab (?P<name>\S+), values from \$(?P<first>\d+)$",
+                            re.M)
+BATCH_CONSOLE_MARK = re.compile(r"^symwalk: (begin|end) lab (?P<name>\S+)\r?$", re.M)
+# A number of gdb's value history ($1), not a convenience variable ($_x).
+HISTORY_NUMBER = re.compile(r"(?<![\w$])\$(\d+)\b")
+
+
+def split_batch(text, mark, names):
+    """{name: (its mark, its part of text)}: each part from the name's
+    first mark to the next mark (or to the end), for the names marked."""
+    marks = list(mark.finditer(text))
+    parts = {}
+    for i, m in enumerate(marks):
+        name = m.group("name")
+        if name in names and name not in parts:
+            stop = marks[i + 1].start() if i + 1 < len(marks) else len(text)
+            parts[name] = (m, text[m.end():stop].lstrip("\n"))
+    return parts
+
+
+def renumbered(output, first):
+    """output with gdb's values from $first on numbered from $1, as a
+    session of the lab's own would show them."""
+    return HISTORY_NUMBER.sub(lambda m: "${}".format(int(m.group(1)) - first + 1)
+                              if int(m.group(1)) >= first else m.group(0), output)
+
+
+def run_labs_batch(guest, names, stem, timeout=60, labs=LABS, check=True):
+    """Run the labs one after the other in one guest and one gdb session
+    (one boot and one gdb start for all of them: make check's way), the
+    whole run kept as stem.gdb.log and stem.console in RUN, each lab's part
+    of them as lab-NAME.gdb.log (its values numbered from $1) and
+    lab-NAME.console, and judge each part. timeout: the seconds a lab may
+    take. Return [(name, ok, report)] in the order of names."""
+    if len(set(names)) != len(names):
+        raise GuestError("a batch runs each lab once: {}".format(", ".join(names)))
+    plan = [[name, os.path.join(labs, name, "lab.gdb")] for name in names]
+    finished, gdb_log, console = gdb_session(
+        guest, "symwalk.mode=lab symwalk.batch=1 symwalk.lab=" + ",".join(names),
+        None, stem, timeout, batch_labs=plan, progress=BATCH_GDB_MARK)
+    with open(gdb_log, errors="replace") as f:
+        whole_log = f.read()
+    outputs = split_batch(whole_log, BATCH_GDB_MARK, names)
+    try:
+        with open(console, errors="replace") as f:
+            whole_console = f.read()
+    except OSError:
+        whole_console = ""
+    consoles = split_batch(whole_console, BATCH_CONSOLE_MARK, names)
+    ended = {m.group("name") for m in BATCH_CONSOLE_MARK.finditer(whole_console)
+             if m.group(1) == "end"}
+    # What gdb said before the first lab (the attach, the boot) is held to
+    # NEVER with the first lab's output.
+    preamble = whole_log[:outputs[names[0]][0].start()] if names[0] in outputs else ""
+    verdicts = []
+    for name in names:
+        stem_of_lab = os.path.join(RUN, "lab-" + name)
+        output = ""
+        if name in outputs:
+            mark, part = outputs[name]
+            output = renumbered(part, int(mark.group("first")))
+        if name == names[0] and preamble.strip():
+            output = preamble + output
+        console_part = consoles[name][1] if name in consoles else ""
+        for path, text in ((stem_of_lab + ".gdb.log", output),
+                           (stem_of_lab + ".console", console_part)):
+            with open(path, "w") as f:
+                f.write(text)
+        if name not in ended:
+            why = ("a lab took more than {} s and gdb was stopped".format(timeout)
+                   if not finished else "the guest ended first")
+            began = [m.group("name") for m in BATCH_CONSOLE_MARK.finditer(whole_console)]
+            verdicts.append((name, False, (
+                "lab {}: the batch did not reach its end ({}); the last lab the guest "
+                "began: {}.\ngdb said:\n{}\nThe guest console:\n{}").format(
+                    name, why, began[-1] if began else "none",
+                    tail(stem_of_lab + ".gdb.log") if output.strip() else tail(gdb_log),
+                    tail(stem_of_lab + ".console") if console_part.strip() else tail(console))))
+            continue
+        verdicts.append((name,) + judge_lab(name, output, console_part,
+                                            stem_of_lab + ".console", labs, quiet=True,
+                                            check=check))
+    return verdicts
+
+
+def judge_lab(name, output, console_output, console, labs=LABS, quiet=False, check=True):
+    """Hold a lab's gdb output and console to its expectations (none but
+    NEVER when check is False). Return (ok, report text)."""
     patterns = read_expectations(name, labs) if check else []
     results = check_lab_output(patterns, output, console_output)
     failed = [p for p, m in results if m is None]
@@ -411,7 +531,7 @@ def run_lab_interactive(guest, name, port, tui=False):
     if port_in_use(port):
         raise GuestError("localhost:{} is taken (a 'make run' or another lab?): end it, "
                          "or give this lab another port with GDB_PORT=".format(port))
-    # Named after the port: a batch run of the lab (make check's) or another
+    # Named after the port: a batch run of the lab (make grade's) or another
     # lab on another port reads its own.
     env = guest.gdb_session_file(os.path.join(RUN, "lab-{}-port{}.session.json".format(
         name, port)), port,

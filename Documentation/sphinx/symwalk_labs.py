@@ -226,11 +226,12 @@ class Lab(Directive):
         lines += ["``make lab LAB={0}`` boots the guest paused, attaches gdb and runs "
                   "``labs/{0}/lab.gdb``:".format(name), ""] + code(self.file("lab.gdb"))
         log = symwalk_run.read(self.env, "lab-{}.gdb.log".format(name))
-        lines += ["What gdb printed, in ``make lab LAB={} BATCH=1`` as ``make check`` "
-                  "ran it, the run its expectations judged:".format(name), ""]
+        lines += ["What gdb printed when ``make check`` ran these steps (all the labs "
+                  "in one guest and one gdb session, this lab's part of the output, "
+                  "its values numbered from ``$1``), the run its expectations judged:", ""]
         lines += code(gdb_log_tail(log))
-        lines += ["``make check`` runs the lab the same way and checks the output "
-                  "against ``labs/{}/expect``:".format(name), ""]
+        lines += ["``make check`` checks that output, and the lab's part of the guest's "
+                  "console, against ``labs/{}/expect``:".format(name), ""]
         lines += code(self.file("expect"))
         return parse(self, lines, "labs/{}/lab.rst".format(name))
 

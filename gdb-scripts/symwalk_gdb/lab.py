@@ -13,7 +13,9 @@
 # only while the lab's process makes its lookups. lookup, the lab program
 # (guest/tools/lookup.c), sets the guest's hostname to its process name for
 # that time, and init sets it to READY once the fixture is built, just
-# before the trigger: the boot's first sethostname().
+# before the trigger. make check runs all the labs in one guest
+# (start_batch()): init writes each lab's name to domainname as it starts
+# it.
 #
 
 import os
@@ -231,12 +233,13 @@ def run_step(command):
     gdb.write(output.lstrip("\n"))  # as gdb -batch prints a stop
 
 
-def run_steps(path):
+def run_steps(path, overran=lambda: False):
     """Run each step of path, each command shown before its output as the
     student would have typed it; an error is reported and the steps go
-    on. Every step runs to its end: a step must not leave the guest
-    running in the background (continue &), since nothing would let gdb
-    see it stop before the next one."""
+    on, until overran() says the guest went past the lab's end. Every
+    step runs to its end: a step must not leave the guest running in the
+    background (continue &), since nothing would let gdb see it stop
+    before the next one."""
     for comments, command in read_steps(path):
         for line in comments:
             gdb.write(line + "\n")
@@ -250,6 +253,10 @@ def run_steps(path):
             return
         except gdb.error as e:
             gdb.write("{}\n".format(e), gdb.STDERR)
+        if overran():
+            gdb.write("symwalk: the steps ran on into the next lab; the rest of "
+                      "them are skipped.\n")
+            return
 
 
 def guest_alive():
@@ -321,6 +328,93 @@ def attach_only(port, wait=5):
     gdb.write("symwalk: attached to the guest on localhost:{}; it is paused in {}.\n"
               "  continue lets it run, Ctrl-C pauses it again; lx-walk-break COMM stops "
               "in the walks of process COMM.\n".format(port, stop_location()))
+
+
+class LabStart(gdb.Breakpoint):
+    """Stops where the guest's init, in a batch, names the lab it starts:
+    it writes the name to /proc/sys/kernel/domainname, which nothing else
+    in the guest writes (the lab's process renames the host instead, and
+    a stop at each of its lookups would cost ~70 ms). name: the last one
+    stopped at; hit: whether it stopped since the last clear."""
+
+    def __init__(self):
+        super(LabStart, self).__init__("proc_do_uts_string", internal=True)
+        self.silent = True
+        self.name = None
+        self.hit = False
+
+    def stop(self):
+        try:
+            table = gdb.parse_and_eval("table").dereference()
+            if not int(gdb.parse_and_eval("write")) or \
+                    table["procname"].string() != "domainname":
+                return False
+            size = min(int(gdb.parse_and_eval("*lenp")), 64)
+            text = gdb.selected_inferior().read_memory(
+                int(gdb.parse_and_eval("buffer")), size)
+        except (gdb.error, gdb.MemoryError):
+            return False
+        self.name = bytes(text).decode(errors="replace").strip()
+        self.hit = True
+        return True
+
+
+def resume_until(*breakpoints):
+    """continue, quietly, until one of breakpoints stops the guest; False
+    if it powered off first."""
+    for breakpoint in breakpoints:
+        breakpoint.hit = False
+    if not guest_alive():
+        return False
+    with Quiet():
+        try:
+            gdb.execute("continue", to_string=True)
+        except gdb.error:
+            return False
+    return any(breakpoint.hit for breakpoint in breakpoints)
+
+
+def start_batch(port, labs, wait=30):
+    """make check's labs in one guest: [[name, steps]], in the order the
+    guest's init runs them (symwalk.lab=NAME,NAME,...). A line "@@ symwalk:
+    lab NAME, values from $N" before each lab's output lets scripts/guest.py
+    cut the output into one log a lab and number its values from $1 (gdb
+    cannot clear its value history). A lab whose fixture fails, or whose
+    steps let the guest run on into the next lab, fails alone."""
+    try:
+        attach(port, wait)
+        with Quiet():
+            continue_to(StartKernel(), "the kernel started")
+        lab_start = LabStart()
+        for name, steps in labs:
+            gdb.write("@@ symwalk: lab {}, values from ${}\n".format(
+                name, gdb.history_count() + 1))
+            if lab_start.name != name and not resume_until(lab_start):
+                gdb.write("symwalk: lab {}: the guest powered off before it; its "
+                          "console says why.\n".format(name))
+                return
+            if lab_start.name != name:
+                gdb.write("symwalk: lab {}: the guest started lab {} instead.\n".format(
+                    name, lab_start.name))
+                continue
+            ready = HostnameBreakpoint(READY)
+            resume_until(ready, lab_start)
+            ready.delete()
+            if not ready.hit:
+                gdb.write("symwalk: lab {}: its fixture failed; its console says "
+                          "why.\n".format(name))
+                continue
+            gate = LabGate(LAB_PROCESS)
+            run_steps(steps, overran=lambda: lab_start.hit)
+            if not guest_alive():
+                return
+            gate.disarm()
+            gdb.execute("delete")
+        lab_start.delete()
+        # Its "[Inferior 1 (process 1) exited normally]" in no lab's log.
+        resume_until()
+    except gdb.GdbError as e:
+        gdb.write("symwalk: {}\n".format(e), gdb.STDERR)
 
 
 def _start(port, lab, steps, before_boot, batch, wait):

@@ -37,6 +37,18 @@ got = [m is not None for _, m in guest.check_lab_output(
     ["^a", "console: ^stat x: ELOOP", "^b", "console: ^never"], OUTPUT, "boot\nstat x: ELOOP\n")]
 check("console patterns are matched against the console",
       got[:4] == [True, True, True, False], "got {}".format(got))
+BATCH_CONSOLE = ("boot\nsymwalk: begin lab a\nA1\nsymwalk: end lab a\r\n"
+                 "symwalk: begin lab b\nB1\nB2\nsymwalk: begin lab c\nC1\n")
+got = {name: part for name, (_, part) in guest.split_batch(
+    BATCH_CONSOLE, guest.BATCH_CONSOLE_MARK, ["a", "b", "c", "d"]).items()}
+check("a batch's console is cut into each lab's part, from its begin to the next mark",
+      got == {"a": "A1\n", "b": "B1\nB2\n", "c": "C1\n"}, "got {}".format(got))
+BATCH_GDB = ("attached\n@@ symwalk: lab a, values from $1\n$1 = 1\n"
+             "@@ symwalk: lab b, values from $2\n$2 = 7 ($3) $lx_current() $1 $10\n")
+got = {name: guest.renumbered(part, int(mark.group("first"))) for name, (mark, part)
+       in guest.split_batch(BATCH_GDB, guest.BATCH_GDB_MARK, ["a", "b"]).items()}
+check("a batch's gdb output is cut at each lab's mark, its values numbered from $1",
+      got == {"a": "$1 = 1\n", "b": "$1 = 7 ($2) $lx_current() $1 $9\n"}, "got {}".format(got))
 import check as runner  # noqa: E402
 
 SPLATS = [
