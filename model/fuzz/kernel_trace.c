@@ -214,51 +214,63 @@ static void copy_value(char *dst, size_t size, const char *value)
 	dst[len] = '\0';
 }
 
+/*
+ * Every field an event may print: an int, a string of @size bytes at
+ * @offset, or one not checked. Found by its first letter before strcmp():
+ * parsing is most of what the fuzzer does under TCG.
+ */
+enum key_kind { KEY_INT, KEY_STRING, KEY_IGNORED };
+
+static const struct {
+	const char *key;
+	enum key_kind kind;
+	unsigned int flag;
+	size_t offset, size;
+} event_keys[] = {
+#define INT_FIELD(k, flag, member) \
+	{ k, KEY_INT, flag, offsetof(struct trace_event, member), sizeof(int) }
+#define STRING_FIELD(k, flag, member) \
+	{ k, KEY_STRING, flag, offsetof(struct trace_event, member), \
+	  sizeof(((struct trace_event *)0)->member) }
+	INT_FIELD("level", F_LEVEL, level),
+	INT_FIELD("depth", F_DEPTH, depth),
+	INT_FIELD("links", F_LINKS, links),
+	INT_FIELD("error", F_ERROR, error),
+	INT_FIELD("trailing", F_TRAILING, trailing),
+	INT_FIELD("legitimized", F_LEGITIMIZED, legitimized),
+	INT_FIELD("allocated", F_ALLOCATED, allocated),
+	STRING_FIELD("attempt", F_ATTEMPT, attempt),
+	STRING_FIELD("mode", F_MODE, mode),
+	STRING_FIELD("reason", F_REASON, reason),
+	STRING_FIELD("name", F_NAME, name),
+	STRING_FIELD("link", F_LINK, link),
+	STRING_FIELD("target", F_LINK, link),
+	STRING_FIELD("body", F_BODY, body),
+	STRING_FIELD("remnant", F_REMNANT, remnant),
+#undef INT_FIELD
+#undef STRING_FIELD
+	{ "dfd", KEY_IGNORED, F_IGNORED, 0, 0 },
+	{ "flags", KEY_IGNORED, F_IGNORED, 0, 0 },
+	{ "seq", KEY_IGNORED, F_IGNORED, 0, 0 },
+	{ "done", KEY_IGNORED, F_IGNORED, 0, 0 },
+};
+
 static int set_field(struct trace_event *event, const char *key, const char *value)
 {
-	static const struct {
-		const char *key;
-		unsigned int flag;
-		size_t offset;
-	} ints[] = {
-		{ "level", F_LEVEL, offsetof(struct trace_event, level) },
-		{ "depth", F_DEPTH, offsetof(struct trace_event, depth) },
-		{ "links", F_LINKS, offsetof(struct trace_event, links) },
-		{ "error", F_ERROR, offsetof(struct trace_event, error) },
-		{ "trailing", F_TRAILING, offsetof(struct trace_event, trailing) },
-		{ "legitimized", F_LEGITIMIZED, offsetof(struct trace_event, legitimized) },
-		{ "allocated", F_ALLOCATED, offsetof(struct trace_event, allocated) },
-	};
-	static const char *const ignored[] = { "dfd", "flags", "seq", "done" };
 	size_t i;
 
-	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
-		if (strcmp(key, ints[i].key))
+	for (i = 0; i < sizeof(event_keys) / sizeof(event_keys[0]); i++) {
+		char *field = (char *)event + event_keys[i].offset;
+
+		if (key[0] != event_keys[i].key[0] || strcmp(key, event_keys[i].key))
 			continue;
-		*(int *)((char *)event + ints[i].offset) = atoi(value);
-		event->fields |= ints[i].flag;
+		if (event_keys[i].kind == KEY_INT)
+			*(int *)field = atoi(value);
+		else if (event_keys[i].kind == KEY_STRING)
+			copy_value(field, event_keys[i].size, value);
+		event->fields |= event_keys[i].flag;
 		return 0;
 	}
-	for (i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
-		if (!strcmp(key, ignored[i])) {
-			event->fields |= F_IGNORED;
-			return 0;
-		}
-#define STRING_FIELD(k, flag, member)					\
-	if (!strcmp(key, k)) {						\
-		copy_value(event->member, sizeof(event->member), value); \
-		event->fields |= flag;					\
-		return 0;						\
-	}
-	STRING_FIELD("attempt", F_ATTEMPT, attempt);
-	STRING_FIELD("mode", F_MODE, mode);
-	STRING_FIELD("reason", F_REASON, reason);
-	STRING_FIELD("name", F_NAME, name);
-	STRING_FIELD("link", F_LINK, link);
-	STRING_FIELD("target", F_LINK, link);
-	STRING_FIELD("body", F_BODY, body);
-	STRING_FIELD("remnant", F_REMNANT, remnant);
-#undef STRING_FIELD
 	return -EPROTO;
 }
 
