@@ -360,18 +360,22 @@ class LabStart(gdb.Breakpoint):
 
 
 def resume_until(*breakpoints):
-    """continue, quietly, until one of breakpoints stops the guest; False
-    if it powered off first."""
+    """continue, quietly, until one of breakpoints stops the guest (a stop
+    of none of them, which QEMU's gdbstub reports now and then, is
+    continued, a few times); False if the guest powered off first."""
     for breakpoint in breakpoints:
         breakpoint.hit = False
-    if not guest_alive():
-        return False
-    with Quiet():
-        try:
-            gdb.execute("continue", to_string=True)
-        except gdb.error:
+    for _ in range(3):
+        if not guest_alive():
             return False
-    return any(breakpoint.hit for breakpoint in breakpoints)
+        with Quiet():
+            try:
+                gdb.execute("continue", to_string=True)
+            except gdb.error:
+                return False
+        if any(breakpoint.hit for breakpoint in breakpoints):
+            return True
+    return False
 
 
 def start_batch(port, labs, wait=30):
