@@ -370,15 +370,15 @@ def check_parts(vm, smp):
     guest_tests = [
         # The guest tests race lookups against renames: two vCPUs for those.
         Unit("guest tests", lambda r: run_guest_tests(
-            r, smp, append="symwalk.skip=fuzz_walk"), 22),
+            r, smp, append="symwalk.skip=fuzz_walk"), 16),
         # The fuzzer checks answers and events, not races: one vCPU, cheaper.
         Unit("fuzz_walk", lambda r: run_guest_tests(
-            r, vm, append="symwalk.only=fuzz_walk", console="check-fuzz.console"), 35)]
+            r, vm, append="symwalk.only=fuzz_walk", console="check-fuzz.console"), 40)]
     # What the docs show: the labs' runs, the docs' own runs, the TUI's screens.
     shown = [Unit("lab triggers", lambda r: run_lab_triggers(r, vm), 3)]
     # One guest and one gdb for all the labs: a boot and a gdb start each
     # would double their cost.
-    shown.append(Unit("labs", lambda r: run_labs(r, vm, guest.lab_names()), 30))
+    shown.append(Unit("labs", lambda r: run_labs(r, vm, guest.lab_names()), 20))
     shown += [Unit(what, lambda r, what=what, capture=capture: capture_docs_data(
                 r, vm, what, capture), cost)
               for what, capture, cost in (
@@ -386,7 +386,7 @@ def check_parts(vm, smp):
                   ("the helper examples in gdb", docs_data.capture_gdb, 5))]
     # The helpers must show the walk of the CPU that stopped: two vCPUs.
     helpers = [Unit("gdb helper tests", lambda r: run_helper_tests(
-        r, smp, guest.lab_names(guest.HELPER_TESTS)), 12)]
+        r, smp, guest.lab_names(guest.HELPER_TESTS)), 9)]
     gdb_tests = os.path.join(TOP, "tests", "gdb")
     # make lab as a student meets it, in tmux; the walk's TUI window,
     # redrawn at each stop, in an 80x24 terminal (its screens are shown).
