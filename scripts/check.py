@@ -373,7 +373,7 @@ def check_parts(vm, smp):
             r, smp, append="symwalk.skip=fuzz_walk"), 16),
         # The fuzzer checks answers and events, not races: one vCPU, cheaper.
         Unit("fuzz_walk", lambda r: run_guest_tests(
-            r, vm, append="symwalk.only=fuzz_walk", console="check-fuzz.console"), 40)]
+            r, vm, append="symwalk.only=fuzz_walk", console="check-fuzz.console"), 24)]
     # What the docs show: the labs' runs, the docs' own runs, the TUI's screens.
     shown = [Unit("lab triggers", lambda r: run_lab_triggers(r, vm), 3)]
     # One guest and one gdb for all the labs: a boot and a gdb start each

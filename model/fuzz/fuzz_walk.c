@@ -41,6 +41,8 @@
  * to the root and -ELOOP, with their depths, link counts, names and
  * reasons. (Where RCU-walk gives up, which depends on caches and atime,
  * is the kernel's alone: the model predicts the attempt that answers.)
+ * The events are read as the ring buffer's records; those of the first
+ * calls are also read as the trace file's lines, and must be the same.
  *
  * The first mismatch of each operation, of answers or of events, is reduced
  * while it stays a mismatch of the same kind with the same errnos (or
@@ -49,8 +51,9 @@
  * printed as a listing of the tree, the call, both answers and, for events,
  * both lists, with the options that replay it.
  *
- * Prints TAP, a line per operation and one for the balance of the events;
- * exits non-zero on any mismatch or unbalanced call.
+ * Prints TAP, a line per operation, one for the balance of the events and
+ * one for the records against the lines; exits non-zero on any mismatch,
+ * unbalanced call or difference.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -73,6 +76,8 @@
 
 #define DEFAULT_SEED	1
 #define DEFAULT_CASES	10000
+/* Calls whose events are also read as lines (of 59,520 in a default run). */
+#define CALLS_COMPARED	1000
 #define CASES_PER_TREE	100
 #define PATH_SIZE	(PATH_MAX + 64)	/* room for paths that are too long */
 #define MAX_ROUNDS	20		/* of reduction */
@@ -153,9 +158,8 @@ struct extras {
 static uint64_t rng_state;
 static char name_max[NAME_MAX + 1], name_too_long[NAME_MAX + 2];
 
-/* The kernel's events, if it has them; of the last call asked. */
-static struct kernel_trace trace;
-static bool tracing;
+/* The kernel's events, if it has them (else NULL); of the last call asked. */
+static struct kernel_trace *trace;
 static struct trace_lookup traced;
 
 /* The inodes the tree was built with: any other one is a new file. */
@@ -650,14 +654,14 @@ static int ask(const struct tree *tree, const struct fuzz_case *c,
 	if (dirfd < 0)
 		return -errno;
 
-	if (tracing) {
-		err = kernel_trace_begin(&trace);
+	if (trace) {
+		err = kernel_trace_begin(trace);
 		if (err)
 			ksft_exit_fail_msg("marking the trace: %s\n", strerror(-err));
 	}
 	err = kernel_resolve(dirfd, c->path, c->flags, &st);
-	if (tracing) {
-		int trace_err = kernel_trace_end(&trace, &traced);
+	if (trace) {
+		int trace_err = kernel_trace_end(trace, &traced);
 
 		if (trace_err)
 			ksft_exit_fail_msg("reading the trace: %s\n", strerror(-trace_err));
@@ -1171,7 +1175,7 @@ static __noreturn void fuzz(const struct options *opts)
 	int err;
 
 	ksft_print_header();
-	ksft_set_plan(OP_COUNT + 1);
+	ksft_set_plan(OP_COUNT + 2);
 	ksft_print_msg("seed %llu, cases %lu to %lu, %u cases a tree\n",
 		       (unsigned long long)opts->seed, opts->first, opts->cases - 1,
 		       CASES_PER_TREE);
@@ -1200,12 +1204,12 @@ static __noreturn void fuzz(const struct options *opts)
 				ksft_exit_fail_msg("opening /%s: %s\n", c.start,
 						   strerror(-err));
 			summarize(summaries + op, &model);
-			if (tracing)
+			if (trace)
 				check_balance(&balance, &c, &kernel, index, opts->seed);
 			if (!same_answer(&kernel, &model))
 				keep_mismatch(mismatches + op, false, index, &c, &tree,
 					      &kernel, &model);
-			else if (tracing && first_event_difference(&kernel, &model) >= 0)
+			else if (trace && first_event_difference(&kernel, &model) >= 0)
 				keep_mismatch(event_mismatches + op, true, index, &c,
 					      &tree, &kernel, &model);
 		}
@@ -1224,7 +1228,7 @@ static __noreturn void fuzz(const struct options *opts)
 			print_mismatch(kept[i], opts->seed);
 			tree_free(&kept[i]->tree);
 		}
-		if (tracing)
+		if (trace)
 			ksft_test_result(!kept[0]->count && !kept[1]->count,
 					 "%s: cases %lu to %lu, %u mismatched answers, "
 					 "%u mismatched events\n", ops[op].name, opts->first,
@@ -1234,7 +1238,7 @@ static __noreturn void fuzz(const struct options *opts)
 					 ops[op].name, opts->first, opts->cases - 1,
 					 kept[0]->count);
 	}
-	if (tracing)
+	if (trace)
 		ksft_test_result(!balance.violations,
 				 "events: %lu calls, %lu attempts, %lu events checked, "
 				 "%lu unbalanced\n", balance.counts.calls,
@@ -1242,6 +1246,19 @@ static __noreturn void fuzz(const struct options *opts)
 				 balance.violations);
 	else
 		ksft_test_result_skip("events: the kernel has no namei events\n");
+	if (trace) {
+		struct trace_lines_compared *compared = &trace->compared;
+
+		if (compared->differ)
+			ksft_print_msg("records and lines: first difference, seed %llu, %s\n",
+				       (unsigned long long)opts->seed, compared->first);
+		ksft_test_result(compared->calls && !compared->differ,
+				 "records: %lu calls' %lu events read as records and as lines, "
+				 "%lu calls differ\n", compared->calls, compared->events,
+				 compared->differ);
+	} else {
+		ksft_test_result_skip("records: the kernel has no namei events\n");
+	}
 	trace_lookup_free(&traced);
 	free(tree_inodes);
 	ksft_finished();
@@ -1251,8 +1268,8 @@ static __noreturn void fuzz(const struct options *opts)
 static void fuzz_in_scratch(const char *dir, struct kernel_trace *kernel_trace, void *opts)
 {
 	if (kernel_trace) {
-		trace = *kernel_trace;
-		tracing = true;
+		trace = kernel_trace;
+		trace->calls_to_compare = CALLS_COMPARED;
 	}
 	enter_scratch(dir);
 	fuzz(opts);
@@ -1284,5 +1301,5 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || opts.first >= opts.cases)
 		usage();
-	return kernel_trace_fork(parent, TRACEFS, fuzz_in_scratch, &opts);
+	return kernel_trace_fork(parent, TRACEFS, TRACE_RECORDS, fuzz_in_scratch, &opts);
 }

@@ -8,9 +8,11 @@
  * happened even when the caller moves between CPUs. A mark written to its
  * trace_marker before the call and one after delimit the call's events;
  * events of other processes, which tracefs shows among them, are skipped
- * by their pid.
+ * by their pid. A call's events are read as records (trace_raw.c) and
+ * turned into what their lines would say; kernel_trace_next() reads lines.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -29,7 +31,6 @@
 #define MARK_EVENT	"tracing_mark_write"
 #define BUFFER_KB	"2048"	/* per CPU: far more than one call fires */
 #define MAX_LEVELS	8	/* walks nested in one another */
-#define READ_TIMEOUT_MS	10000	/* for the end mark, already written */
 
 enum {
 	F_LEVEL = 1 << 0, F_DEPTH = 1 << 1, F_LINKS = 1 << 2, F_ERROR = 1 << 3,
@@ -70,7 +71,11 @@ static int write_file(int dirfd, const char *path, const char *text)
 	return err;
 }
 
-int kernel_trace_fork(const char *parent, const char *tracefs,
+static int kernel_trace_open(struct kernel_trace *trace, const char *tracefs,
+			     enum trace_reading reading);
+static int kernel_trace_remove(struct kernel_trace *trace);
+
+int kernel_trace_fork(const char *parent, const char *tracefs, enum trace_reading reading,
 		      void (*child)(const char *dir, struct kernel_trace *trace, void *arg),
 		      void *arg)
 {
@@ -84,7 +89,7 @@ int kernel_trace_fork(const char *parent, const char *tracefs,
 		snprintf(why, sizeof(why), "mkdtemp %s: %s", dir, strerror(errno));
 		goto bail_out;
 	}
-	err = kernel_trace_open(&trace, tracefs);
+	err = kernel_trace_open(&trace, tracefs, reading);
 	if (err && err != -ENOENT) {
 		snprintf(why, sizeof(why), "a trace instance in %s: %s", tracefs, strerror(-err));
 		rmdir(dir);
@@ -114,45 +119,74 @@ bail_out:
 	return 1;
 }
 
-int kernel_trace_open(struct kernel_trace *trace, const char *tracefs)
+static int load_formats(struct kernel_trace *trace, const char *tracefs);
+
+/* The instance made: set it up, and open what is read and written in it. */
+static int set_up_instance(struct kernel_trace *trace, const char *tracefs,
+			   enum trace_reading reading)
 {
-	char path[PATH_MAX];
 	int dirfd, err;
 
-	*trace = (struct kernel_trace){ .marker_fd = -1, .pipe_fd = -1, .tracing_on_fd = -1 };
+	dirfd = openat(trace->instances_fd, trace->instance, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return -errno;
+	trace->instance_fd = dirfd;
+	err = write_file(dirfd, "buffer_size_kb", BUFFER_KB);
+	if (!err)
+		err = write_file(dirfd, "trace_clock", "counter");
+	if (!err)
+		err = write_file(dirfd, "events/namei/enable", "1");
+	if (err)
+		return err;
+	trace->marker_fd = openat(dirfd, "trace_marker", O_WRONLY | O_CLOEXEC);
+	trace->tracing_on_fd = openat(dirfd, "tracing_on", O_WRONLY | O_CLOEXEC);
+	if (trace->marker_fd < 0 || trace->tracing_on_fd < 0)
+		return -errno;
+	if (reading == TRACE_LINES) {
+		trace->pipe_fd = openat(dirfd, "trace_pipe", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		return trace->pipe_fd < 0 ? -errno : 0;
+	}
+	err = raw_buffer_open(&trace->raw, dirfd);
+	return err ? err : load_formats(trace, tracefs);
+}
+
+/*
+ * Make the instance under @tracefs (e.g. /sys/kernel/tracing) and turn the
+ * namei events on in it. Return 0, -ENOENT if the kernel has no namei
+ * events, or another negative errno.
+ */
+static int kernel_trace_open(struct kernel_trace *trace, const char *tracefs,
+			     enum trace_reading reading)
+{
+	char path[PATH_MAX];
+	int err;
+
+	*trace = (struct kernel_trace){ .marker_fd = -1, .pipe_fd = -1, .tracing_on_fd = -1,
+					.instance_fd = -1 };
 	snprintf(path, sizeof(path), "%s/events/namei", tracefs);
 	if (access(path, F_OK))
 		return -errno;
 	snprintf(path, sizeof(path), "%s/instances", tracefs);
 	trace->instances_fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (trace->instances_fd < 0)
-		return -errno;
+		return errno == ENOENT ? -EPROTO : -errno;
 	snprintf(trace->instance, sizeof(trace->instance), "%s-%d",
 		 program_invocation_short_name, getpid());
-	if (mkdirat(trace->instances_fd, trace->instance, 0755))
-		return -errno;
-	dirfd = openat(trace->instances_fd, trace->instance,
-		       O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		return -errno;
-	err = write_file(dirfd, "buffer_size_kb", BUFFER_KB);
-	if (!err)
-		err = write_file(dirfd, "trace_clock", "counter");
-	if (!err)
-		err = write_file(dirfd, "events/namei/enable", "1");
-	if (!err) {
-		trace->marker_fd = openat(dirfd, "trace_marker", O_WRONLY | O_CLOEXEC);
-		trace->pipe_fd = openat(dirfd, "trace_pipe",
-					O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		trace->tracing_on_fd = openat(dirfd, "tracing_on", O_WRONLY | O_CLOEXEC);
-		if (trace->marker_fd < 0 || trace->pipe_fd < 0 || trace->tracing_on_fd < 0)
-			err = -errno;
+	if (mkdirat(trace->instances_fd, trace->instance, 0755)) {
+		err = -errno;
+		close(trace->instances_fd);
+		return err == -ENOENT ? -EPROTO : err;
 	}
-	close(dirfd);
-	return err;
+	err = set_up_instance(trace, tracefs, reading);
+	if (err) {
+		kernel_trace_remove(trace);
+		/* -ENOENT says the kernel has no namei events, not a file missing */
+		return err == -ENOENT ? -EPROTO : err;
+	}
+	return 0;
 }
 
-void kernel_trace_close_files(struct kernel_trace *trace)
+static void kernel_trace_close_files(struct kernel_trace *trace)
 {
 	if (trace->marker_fd >= 0)
 		close(trace->marker_fd);
@@ -160,10 +194,15 @@ void kernel_trace_close_files(struct kernel_trace *trace)
 		close(trace->pipe_fd);
 	if (trace->tracing_on_fd >= 0)
 		close(trace->tracing_on_fd);
-	trace->marker_fd = trace->pipe_fd = trace->tracing_on_fd = -1;
+	if (trace->instance_fd >= 0)
+		close(trace->instance_fd);
+	trace->marker_fd = trace->pipe_fd = trace->tracing_on_fd = trace->instance_fd = -1;
+	raw_buffer_close(&trace->raw);
+	trace_lookup_free(&trace->lines);
 }
 
-int kernel_trace_remove(struct kernel_trace *trace)
+/* Close what is open in the instance, and remove it. */
+static int kernel_trace_remove(struct kernel_trace *trace)
 {
 	int err = 0;
 
@@ -171,6 +210,7 @@ int kernel_trace_remove(struct kernel_trace *trace)
 	if (unlinkat(trace->instances_fd, trace->instance, AT_REMOVEDIR))
 		err = -errno;
 	close(trace->instances_fd);
+	trace->instances_fd = -1;
 	return err;
 }
 
@@ -187,8 +227,8 @@ static int mark(struct kernel_trace *trace, const char *what)
 
 /*
  * Between two calls, the model and the tree's builder make lookups of
- * their own: recorded, their events were formatted by the kernel and read
- * back only to be skipped, two fifths of the fuzzer's time under TCG.
+ * their own: recorded, their events would be read back only to be skipped
+ * (two fifths of the fuzzer's time under TCG, when it read them as text).
  */
 static int set_tracing_on(struct kernel_trace *trace, bool on)
 {
@@ -217,7 +257,7 @@ static void copy_value(char *dst, size_t size, const char *value)
 /*
  * Every field an event may print: an int, a string of @size bytes at
  * @offset, or one not checked. Found by its first letter before strcmp():
- * parsing is most of what the fuzzer does under TCG.
+ * race_walk parses every line as it races.
  */
 enum key_kind { KEY_INT, KEY_STRING, KEY_IGNORED };
 
@@ -332,7 +372,7 @@ static int add_event(struct trace_lookup *lookup, const struct trace_event *even
 }
 
 /*
- * One line of trace_pipe: "  task-PID  [CPU] FLAGS  TIME: EVENT: ARGS".
+ * One line of trace_pipe or trace: "  task-PID  [CPU] FLAGS  TIME: EVENT: ARGS".
  * Set *@event to EVENT, *@args to ARGS; return the PID, or -1 if the line
  * is not an event.
  */
@@ -411,29 +451,165 @@ int kernel_trace_next(struct kernel_trace *trace, int timeout_ms, char **event,
 	}
 }
 
-/*
- * Read lines until this call's end mark, adding this process's events
- * between its marks to @lookup.
- */
-static int read_until_end(struct kernel_trace *trace, struct trace_lookup *lookup)
+static int bad_key(const char *path, const char *key, const char *why)
 {
-	char begin[64], end[64], *event, *args;
+	fprintf(stderr, "fuzz_walk: %s: %s: %s\n", path, key, why);
+	return -EPROTO;
+}
+
+/*
+ * Which field of struct trace_event each key that the event prints fills,
+ * as trace_event_parse() would fill it from the event's line. The event
+ * must print the keys event_fields lists for it, each of a form read here.
+ */
+static int map_keys(struct trace_record_format *format, const char *path)
+{
+	const char *type = format->raw.name + strlen(EVENT_PREFIX);
+	unsigned int fields = 0, i;
+	size_t k;
+
+	for (i = 0; i < format->raw.arg_count; i++) {
+		const struct raw_arg *arg = format->raw.args + i;
+
+		for (k = 0; k < sizeof(event_keys) / sizeof(event_keys[0]); k++)
+			if (!strcmp(arg->key, event_keys[k].key))
+				break;
+		if (k == sizeof(event_keys) / sizeof(event_keys[0]))
+			return bad_key(path, arg->key, "a key fuzz_walk does not know");
+		if (event_keys[k].kind == KEY_INT ? arg->kind != RAW_FIELD :
+		    event_keys[k].kind == KEY_STRING &&
+		    (arg->kind == RAW_FIELD || arg->kind == RAW_OTHER))
+			return bad_key(path, arg->key, "a value of a form not read here");
+		format->keys[i] = k;
+		fields |= event_keys[k].flag;
+	}
+	for (k = 0; k < sizeof(event_fields) / sizeof(event_fields[0]); k++)
+		if (!strcmp(type, event_fields[k].type))
+			return fields == event_fields[k].fields ? 0 :
+				bad_key(path, type, "not the keys it must print");
+	return bad_key(path, type, "an event fuzz_walk does not know");
+}
+
+/* The formats of the namei events and of trace_marker's, to read records. */
+static int load_formats(struct kernel_trace *trace, const char *tracefs)
+{
+	char path[PATH_MAX];
+	struct dirent *entry;
+	int err;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/events/ftrace/print/format", tracefs);
+	err = raw_format_load(&trace->mark, path);
+	if (err)
+		return err;
+	trace->mark_text = raw_format_field(&trace->mark, "buf");
+	if (!trace->mark_text)
+		return bad_key(path, "buf", "trace_marker's event has no text");
+	snprintf(path, sizeof(path), "%s/events/namei", tracefs);
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while (!err && (entry = readdir(dir))) {
+		struct trace_record_format *format = trace->formats + trace->format_count;
+
+		if (strncmp(entry->d_name, EVENT_PREFIX, strlen(EVENT_PREFIX)))
+			continue;
+		if (trace->format_count++ == TRACE_MAX_EVENTS) {
+			err = -E2BIG;
+			break;
+		}
+		snprintf(path, sizeof(path), "%s/events/namei/%s/format", tracefs,
+			 entry->d_name);
+		err = raw_format_load(&format->raw, path);
+		if (!err)
+			err = map_keys(format, path);
+	}
+	closedir(dir);
+	return err;
+}
+
+/* A namei event's record, as trace_event_parse() fills @event from its line. */
+static void event_of_record(const struct trace_record_format *format,
+			    const struct raw_record *record, struct trace_event *event)
+{
+	char text[WALK_EVENT_NAME_MAX + 1];
+	unsigned int i;
+
+	memset(event, 0, sizeof(*event));
+	copy_value(event->type, sizeof(event->type), format->raw.name + strlen(EVENT_PREFIX));
+	for (i = 0; i < format->raw.arg_count; i++) {
+		const struct raw_arg *arg = format->raw.args + i;
+		const typeof(event_keys[0]) *key = event_keys + format->keys[i];
+		char *field = (char *)event + key->offset;
+
+		event->fields |= key->flag;
+		if (key->kind == KEY_INT)
+			*(int *)field = raw_field_value(arg->field, record);
+		else if (key->kind == KEY_STRING)
+			copy_value(field, key->size, raw_arg_text(arg, record, text, sizeof(text)));
+	}
+}
+
+/* Is @record the mark @text? trace_marker ends a mark with a newline. */
+static bool is_mark(const struct kernel_trace *trace, const struct raw_record *record,
+		    const char *text)
+{
+	const char *mark = (const char *)record->data + trace->mark_text->offset;
+	size_t len = strlen(text);
+
+	return record->size > trace->mark_text->offset + len && !memcmp(mark, text, len) &&
+		(mark[len] == '\n' || mark[len] == '\0');
+}
+
+/*
+ * This process's events between its marks @begin and @end, as the lines of
+ * the instance's trace file say them (reading it consumes nothing), into
+ * @lines. Return 0 or a negative errno.
+ */
+static int read_lines(struct kernel_trace *trace, const char *begin, const char *end,
+		      struct trace_lookup *lines)
+{
+	static char *text;	/* grown as needed, kept for the next call */
+	static size_t room;
+	char *line, *newline, *event, *args;
 	struct trace_event parsed;
 	pid_t self = getpid();
 	bool begun = false;
-	int pid, err;
+	size_t len = 0;
+	ssize_t got;
+	int fd, err = 0;
 
-	snprintf(begin, sizeof(begin), "fuzz_walk begin %lu", trace->serial);
-	snprintf(end, sizeof(end), "fuzz_walk end %lu", trace->serial);
-	for (;;) {
-		pid = kernel_trace_next(trace, READ_TIMEOUT_MS, &event, &args);
-		if (pid <= 0)
-			return pid ? pid : -ETIMEDOUT;
-		if (pid != self)
+	fd = openat(trace->instance_fd, "trace", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		if (room - len < 4096) {
+			char *more = realloc(text, room ? 2 * room : 1 << 16);
+
+			if (!more) {
+				err = -ENOMEM;
+				break;
+			}
+			text = more;
+			room = room ? 2 * room : 1 << 16;
+		}
+		got = read(fd, text + len, room - 1 - len);
+		if (got < 0)
+			err = -errno;
+		else
+			len += got;
+	} while (got > 0);
+	close(fd);
+	if (err)
+		return err;
+	text[len] = '\0';
+	lines->count = 0;
+	for (line = text; (newline = strchr(line, '\n')); line = newline + 1) {
+		*newline = '\0';
+		if (split_line(line, &event, &args) != self)
 			continue;
 		if (!strcmp(event, MARK_EVENT)) {
-			if (!strcmp(args, begin))
-				begun = true;
+			begun |= !strcmp(args, begin);
 			if (!strcmp(args, end))
 				return begun ? 0 : -EPROTO;
 			continue;
@@ -446,10 +622,99 @@ static int read_until_end(struct kernel_trace *trace, struct trace_lookup *looku
 			fprintf(stderr, "fuzz_walk: an event not as expected: %s\n", event);
 			return -EPROTO;
 		}
-		err = add_event(lookup, &parsed);
+		err = add_event(lines, &parsed);
 		if (err)
 			return err;
 	}
+	return -EPROTO;
+}
+
+/* Are a call's events, read as records, what its lines say? */
+static void compare_lines(struct kernel_trace *trace, const struct trace_lookup *records,
+			  const struct trace_lookup *lines)
+{
+	struct trace_lines_compared *compared = &trace->compared;
+	char record[400], line[400];
+	unsigned int i;
+
+	compared->calls++;
+	compared->events += records->count;
+	for (i = 0; i < records->count || i < lines->count; i++) {
+		if (i < records->count && i < lines->count &&
+		    !memcmp(records->events + i, lines->events + i, sizeof(records->events[i])))
+			continue;
+		if (!compared->differ++) {
+			snprintf(record, sizeof(record), "(none)");
+			snprintf(line, sizeof(line), "(none)");
+			if (i < records->count)
+				trace_event_format(records->events + i, record, sizeof(record));
+			if (i < lines->count)
+				trace_event_format(lines->events + i, line, sizeof(line));
+			snprintf(compared->first, sizeof(compared->first),
+				 "call %lu, event %u: record %s, line %s", trace->serial, i,
+				 record, line);
+		}
+		return;
+	}
+}
+
+/*
+ * Read all the instance holds (it records from just before the begin mark
+ * to just after the end mark), adding this process's events between its
+ * marks to @lookup; while calls_to_compare lasts, read its trace file's
+ * lines too, and compare. Return 0, -EPROTO if the trace lost events or a
+ * mark, -EBADMSG if a record is shorter than its format, or a negative
+ * errno.
+ */
+static int read_call(struct kernel_trace *trace, struct trace_lookup *lookup)
+{
+	const struct raw_format *mark = &trace->mark;
+	bool begun = false, comparing = trace->calls_to_compare > 0;
+	char begin[64], end[64];
+	struct trace_event event;
+	pid_t self = getpid();
+	unsigned int f;
+	size_t i;
+	int err;
+
+	snprintf(begin, sizeof(begin), "fuzz_walk begin %lu", trace->serial);
+	snprintf(end, sizeof(end), "fuzz_walk end %lu", trace->serial);
+	if (comparing) {
+		err = read_lines(trace, begin, end, &trace->lines);
+		if (err)
+			return err;
+		trace->calls_to_compare--;
+	}
+	err = raw_buffer_drain(&trace->raw);
+	if (err)
+		return err;
+	for (i = 0; i < trace->raw.count; i++) {
+		const struct raw_record *record = trace->raw.records + i;
+		unsigned int type = raw_field_value(mark->type, record);
+
+		if (raw_field_value(mark->pid, record) != self)
+			continue;
+		if (type == mark->id) {
+			begun |= is_mark(trace, record, begin);
+			if (!is_mark(trace, record, end))
+				continue;
+			if (comparing)
+				compare_lines(trace, lookup, &trace->lines);
+			return begun ? 0 : -EPROTO;
+		}
+		for (f = 0; f < trace->format_count; f++)
+			if (trace->formats[f].raw.id == type)
+				break;
+		if (!begun || f == trace->format_count)
+			continue;
+		if (record->size < trace->formats[f].raw.min_size)
+			return -EBADMSG;
+		event_of_record(trace->formats + f, record, &event);
+		err = add_event(lookup, &event);
+		if (err)
+			return err;
+	}
+	return -EPROTO;		/* the end mark was lost */
 }
 
 int kernel_trace_end(struct kernel_trace *trace, struct trace_lookup *lookup)
@@ -459,7 +724,7 @@ int kernel_trace_end(struct kernel_trace *trace, struct trace_lookup *lookup)
 	if (!err)
 		err = set_tracing_on(trace, false);
 	lookup->count = 0;
-	return err ? err : read_until_end(trace, lookup);
+	return err ? err : read_call(trace, lookup);
 }
 
 void trace_lookup_free(struct trace_lookup *lookup)

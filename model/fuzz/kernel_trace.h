@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "trace_raw.h"
 #include "walk.h"
 
 /* One namei event, its fields as the trace prints them. */
@@ -32,15 +33,48 @@ struct trace_lookup {
 	unsigned int count, size;
 };
 
+#define TRACE_MAX_EVENTS	16	/* kinds of namei events */
+
+/* A namei event's record format, each key it prints a field of trace_event. */
+struct trace_record_format {
+	struct raw_format raw;
+	unsigned char keys[RAW_MAX_ARGS];	/* of each printed key */
+};
+
+/* How a process reads the instance's events. */
+enum trace_reading {
+	TRACE_LINES,		/* trace_pipe's lines: kernel_trace_next() */
+	TRACE_RECORDS,		/* trace_pipe_raw's records: kernel_trace_end() */
+};
+
 /* A tracefs instance with every namei event on, and where it is read. */
 struct kernel_trace {
 	int instances_fd;	/* tracefs's instances/ */
 	char instance[64];	/* our directory in it */
-	int marker_fd, pipe_fd;
+	int instance_fd;	/* open, for its trace file after a chroot */
+	int marker_fd;
+	int pipe_fd;		/* TRACE_LINES */
 	int tracing_on_fd;	/* off between calls: the model's own lookups */
 	unsigned long serial;	/* of the last system call traced */
 	char buf[1 << 16];	/* read from trace_pipe */
 	size_t len, consumed;	/* bytes in buf; of those, lines returned */
+	/* TRACE_RECORDS */
+	struct raw_buffer raw;
+	struct raw_format mark;	/* trace_marker's: ftrace's print event */
+	const struct raw_field *mark_text;
+	struct trace_record_format formats[TRACE_MAX_EVENTS];
+	unsigned int format_count;
+	/*
+	 * Of the next calls, how many kernel_trace_end() also reads as the
+	 * trace file's lines, to hold the records' events to what the lines
+	 * say; and what it found.
+	 */
+	unsigned long calls_to_compare;
+	struct trace_lookup lines;
+	struct trace_lines_compared {
+		unsigned long calls, events, differ;
+		char first[1024];	/* the first difference */
+	} compared;
 };
 
 /* What the balance checks saw, over all the calls checked. */
@@ -50,33 +84,24 @@ struct trace_counts {
 
 /*
  * Fork @child, which runs with a fresh directory made under @parent (for
- * tree_enter_scratch()) and a trace instance under @tracefs (NULL if the
- * kernel has no namei events), and wait for it; then remove both, however
- * the child ended (made here, where tracefs is: the child may chroot).
- * Return the child's exit status or, having printed what failed as TAP's
- * "Bail out!", 1 (KSFT_FAIL).
+ * tree_enter_scratch()) and a trace instance under @tracefs, read as
+ * @reading says (NULL if the kernel has no namei events), and wait for it;
+ * then remove both, however the child ended (made here, where tracefs is:
+ * the child may chroot). Return the child's exit status or, having printed
+ * what failed as TAP's "Bail out!", 1 (KSFT_FAIL).
  */
-int kernel_trace_fork(const char *parent, const char *tracefs,
+int kernel_trace_fork(const char *parent, const char *tracefs, enum trace_reading reading,
 		      void (*child)(const char *dir, struct kernel_trace *trace, void *arg),
 		      void *arg);
-
-/*
- * Make the instance under @tracefs (e.g. /sys/kernel/tracing) and turn the
- * namei events on in it. Return 0, -ENOENT if the kernel has no namei
- * events, or another negative errno.
- */
-int kernel_trace_open(struct kernel_trace *trace, const char *tracefs);
-/* Remove the instance; the files opened in it must be closed first. */
-int kernel_trace_remove(struct kernel_trace *trace);
-void kernel_trace_close_files(struct kernel_trace *trace);
 
 /*
  * Around one system call of this process: the events it fired, from a
  * mark written before it to one written after. The instance records
  * nothing between kernel_trace_end() and the next kernel_trace_begin(), so
  * that the lookups the model and the fuzzer make themselves are neither
- * recorded nor read back. Return 0 or a negative errno; -EPROTO if the
- * trace lost the first mark (its buffer overran).
+ * recorded nor read back. Return 0 or a negative errno: -EPROTO if the
+ * trace lost events or either mark (its buffer overran), -EBADMSG if it
+ * holds records that are not as their formats say, for instance.
  */
 int kernel_trace_begin(struct kernel_trace *trace);
 int kernel_trace_end(struct kernel_trace *trace, struct trace_lookup *lookup);

@@ -565,5 +565,5 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
-	return kernel_trace_fork(parent, TRACEFS, run, &seconds);
+	return kernel_trace_fork(parent, TRACEFS, TRACE_LINES, run, &seconds);
 }
