@@ -6,8 +6,7 @@
  * usage: fuzz_walk [-s SEED] [-f FIRST] [-n CASES] [-d DIR]
  *
  * -f FIRST asks only the cases from FIRST to CASES - 1: the ones before are
- * made but not asked, so a run in parts (make check's, one guest each)
- * asks the cases of a whole one.
+ * made but not asked, so that a mismatch's replay line asks its case alone.
  *
  * It needs root. It runs in a child process with a mount namespace of its
  * own, where it mounts a tmpfs, noatime, on a fresh directory under DIR

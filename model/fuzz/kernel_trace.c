@@ -31,6 +31,7 @@
 #define MARK_EVENT	"tracing_mark_write"
 #define BUFFER_KB	"2048"	/* per CPU: far more than one call fires */
 #define MAX_LEVELS	8	/* walks nested in one another */
+#define NO_NAMEI_EVENTS	1	/* kernel_trace_open(): not an error */
 
 enum {
 	F_LEVEL = 1 << 0, F_DEPTH = 1 << 1, F_LINKS = 1 << 2, F_ERROR = 1 << 3,
@@ -90,7 +91,7 @@ int kernel_trace_fork(const char *parent, const char *tracefs, enum trace_readin
 		goto bail_out;
 	}
 	err = kernel_trace_open(&trace, tracefs, reading);
-	if (err && err != -ENOENT) {
+	if (err < 0) {
 		snprintf(why, sizeof(why), "a trace instance in %s: %s", tracefs, strerror(-err));
 		rmdir(dir);
 		goto bail_out;
@@ -152,8 +153,8 @@ static int set_up_instance(struct kernel_trace *trace, const char *tracefs,
 
 /*
  * Make the instance under @tracefs (e.g. /sys/kernel/tracing) and turn the
- * namei events on in it. Return 0, -ENOENT if the kernel has no namei
- * events, or another negative errno.
+ * namei events on in it. Return 0, NO_NAMEI_EVENTS if the kernel has none,
+ * or a negative errno.
  */
 static int kernel_trace_open(struct kernel_trace *trace, const char *tracefs,
 			     enum trace_reading reading)
@@ -165,25 +166,22 @@ static int kernel_trace_open(struct kernel_trace *trace, const char *tracefs,
 					.instance_fd = -1 };
 	snprintf(path, sizeof(path), "%s/events/namei", tracefs);
 	if (access(path, F_OK))
-		return -errno;
+		return errno == ENOENT ? NO_NAMEI_EVENTS : -errno;
 	snprintf(path, sizeof(path), "%s/instances", tracefs);
 	trace->instances_fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (trace->instances_fd < 0)
-		return errno == ENOENT ? -EPROTO : -errno;
+		return -errno;
 	snprintf(trace->instance, sizeof(trace->instance), "%s-%d",
 		 program_invocation_short_name, getpid());
 	if (mkdirat(trace->instances_fd, trace->instance, 0755)) {
 		err = -errno;
 		close(trace->instances_fd);
-		return err == -ENOENT ? -EPROTO : err;
+		return err;
 	}
 	err = set_up_instance(trace, tracefs, reading);
-	if (err) {
+	if (err)
 		kernel_trace_remove(trace);
-		/* -ENOENT says the kernel has no namei events, not a file missing */
-		return err == -ENOENT ? -EPROTO : err;
-	}
-	return 0;
+	return err;
 }
 
 static void kernel_trace_close_files(struct kernel_trace *trace)
@@ -564,54 +562,37 @@ static bool is_mark(const struct kernel_trace *trace, const struct raw_record *r
 /*
  * This process's events between its marks @begin and @end, as the lines of
  * the instance's trace file say them (reading it consumes nothing), into
- * @lines. Return 0 or a negative errno.
+ * @lines: read by kernel_trace_next(), the file in the place of trace_pipe.
+ * Return 0 or a negative errno.
  */
 static int read_lines(struct kernel_trace *trace, const char *begin, const char *end,
 		      struct trace_lookup *lines)
 {
-	static char *text;	/* grown as needed, kept for the next call */
-	static size_t room;
-	char *line, *newline, *event, *args;
 	struct trace_event parsed;
 	pid_t self = getpid();
 	bool begun = false;
-	size_t len = 0;
-	ssize_t got;
-	int fd, err = 0;
+	char *event, *args;
+	int pid, err;
 
-	fd = openat(trace->instance_fd, "trace", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	trace->pipe_fd = openat(trace->instance_fd, "trace", O_RDONLY | O_CLOEXEC);
+	if (trace->pipe_fd < 0)
 		return -errno;
-	do {
-		if (room - len < 4096) {
-			char *more = realloc(text, room ? 2 * room : 1 << 16);
-
-			if (!more) {
-				err = -ENOMEM;
-				break;
-			}
-			text = more;
-			room = room ? 2 * room : 1 << 16;
-		}
-		got = read(fd, text + len, room - 1 - len);
-		if (got < 0)
-			err = -errno;
-		else
-			len += got;
-	} while (got > 0);
-	close(fd);
-	if (err)
-		return err;
-	text[len] = '\0';
+	trace->len = trace->consumed = 0;
 	lines->count = 0;
-	for (line = text; (newline = strchr(line, '\n')); line = newline + 1) {
-		*newline = '\0';
-		if (split_line(line, &event, &args) != self)
+	for (;;) {
+		/* a file's end (-EIO) before the end mark: the mark was lost */
+		pid = kernel_trace_next(trace, 0, &event, &args);
+		err = pid == -EIO ? -EPROTO : pid;
+		if (pid <= 0)
+			break;
+		if (pid != self)
 			continue;
 		if (!strcmp(event, MARK_EVENT)) {
 			begun |= !strcmp(args, begin);
-			if (!strcmp(args, end))
-				return begun ? 0 : -EPROTO;
+			if (!strcmp(args, end)) {
+				err = begun ? 0 : -EPROTO;
+				break;
+			}
 			continue;
 		}
 		if (!begun || strncmp(event, EVENT_PREFIX, strlen(EVENT_PREFIX)))
@@ -620,13 +601,16 @@ static int read_lines(struct kernel_trace *trace, const char *begin, const char 
 		args[-2] = ':';
 		if (trace_event_parse(event + strlen(EVENT_PREFIX), &parsed)) {
 			fprintf(stderr, "fuzz_walk: an event not as expected: %s\n", event);
-			return -EPROTO;
+			err = -EPROTO;
+			break;
 		}
 		err = add_event(lines, &parsed);
 		if (err)
-			return err;
+			break;
 	}
-	return -EPROTO;
+	close(trace->pipe_fd);
+	trace->pipe_fd = -1;
+	return err;
 }
 
 /* Are a call's events, read as records, what its lines say? */

@@ -53,10 +53,11 @@ struct kernel_trace {
 	char instance[64];	/* our directory in it */
 	int instance_fd;	/* open, for its trace file after a chroot */
 	int marker_fd;
-	int pipe_fd;		/* TRACE_LINES */
+	int pipe_fd;		/* trace_pipe (TRACE_LINES), or the trace file
+				 * while kernel_trace_end() compares */
 	int tracing_on_fd;	/* off between calls: the model's own lookups */
 	unsigned long serial;	/* of the last system call traced */
-	char buf[1 << 16];	/* read from trace_pipe */
+	char buf[1 << 16];	/* read from pipe_fd */
 	size_t len, consumed;	/* bytes in buf; of those, lines returned */
 	/* TRACE_RECORDS */
 	struct raw_buffer raw;
@@ -111,7 +112,7 @@ void trace_lookup_free(struct trace_lookup *lookup);
  * The next event of any process: its pid, with *@event its name ("namei_
  * link_push", "tracing_mark_write") and *@args the text after it, valid
  * until the next call. 0 if there was none for @timeout_ms, a negative
- * errno on failure (-EPROTO if events were lost).
+ * errno on failure (-EPROTO if events were lost, -EIO at a file's end).
  */
 int kernel_trace_next(struct kernel_trace *trace, int timeout_ms, char **event,
 		      char **args);

@@ -187,18 +187,23 @@ static int parse_print_fmt(struct raw_format *format, char *text, const char *pa
 	return 0;
 }
 
-int raw_format_load(struct raw_format *format, const char *path)
+/* The lines of the format file @path (at @dirfd) into @format, unchecked. */
+static int parse_format(struct raw_format *format, int dirfd, const char *path)
 {
 	char *line = NULL;
-	unsigned int i;
 	size_t room = 0;
-	int err = 0;
+	int fd, err = 0;
 	FILE *f;
 
 	memset(format, 0, sizeof(*format));
-	f = fopen(path, "re");
-	if (!f)
-		return bad_format(path, "cannot be read", strerror(errno));
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	f = fd < 0 ? NULL : fdopen(fd, "r");
+	if (!f) {
+		err = bad_format(path, "cannot be read", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
 	while (!err && getline(&line, &room, f) > 0) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!strncmp(line, "name: ", 6)) {
@@ -216,6 +221,14 @@ int raw_format_load(struct raw_format *format, const char *path)
 	}
 	free(line);
 	fclose(f);
+	return err;
+}
+
+int raw_format_load(struct raw_format *format, const char *path)
+{
+	unsigned int i;
+	int err = parse_format(format, AT_FDCWD, path);
+
 	if (err)
 		return err;
 	format->type = raw_format_field(format, "common_type");
@@ -300,24 +313,11 @@ static int read_page_layout(struct raw_buffer *buffer, int instance_fd)
 {
 	const char *path = "events/header_page";
 	const struct raw_field *time, *commit, *data;
-	struct raw_format header = { 0 };
-	char *line = NULL;
-	size_t room = 0;
-	FILE *f;
-	int fd;
+	struct raw_format header;
+	int err = parse_format(&header, instance_fd, path);
 
-	fd = openat(instance_fd, path, O_RDONLY | O_CLOEXEC);
-	f = fd < 0 ? NULL : fdopen(fd, "r");
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return bad_format(path, "cannot be read", strerror(errno));
-	}
-	while (getline(&line, &room, f) > 0 && header.field_count < RAW_MAX_FIELDS)
-		if (!parse_field(line, header.fields + header.field_count))
-			header.field_count++;
-	free(line);
-	fclose(f);
+	if (err)
+		return err;
 	time = raw_format_field(&header, "timestamp");
 	commit = raw_format_field(&header, "commit");
 	data = raw_format_field(&header, "data");
