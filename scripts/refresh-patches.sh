@@ -42,8 +42,11 @@ trap 'rm -rf "$out"' EXIT
 if [[ $n -gt 0 ]]; then
 	# The cover letter takes its date from the committer date: pin it to
 	# the newest commit, so that a refresh with no change changes nothing.
+	# So does the length of the index lines' blob ids: git's default grows
+	# with the objects it counts, fewer while they are loose (tree.sh
+	# turns off gc), more once they are packed.
 	GIT_COMMITTER_DATE=$(git -C "$tree" log -1 --format=%cI HEAD) \
-		git -C "$tree" format-patch -q --cover-letter --cover-from-description=subject \
+		git -C "$tree" -c core.abbrev=9 format-patch -q --cover-letter --cover-from-description=subject \
 		--base=pristine --zero-commit --subject-prefix="$prefix" \
 		-o "$out" pristine..HEAD
 fi
