@@ -83,6 +83,26 @@ def tail(path, lines=CONSOLE_TAIL):
     return "\n".join(text[-lines:])
 
 
+def with_kernel_modules(initramfs, kbuild):
+    """The initramfs to boot kbuild's kernel with: the shared one, and the
+    guest's modules built for that kernel (scripts/kernel.sh) appended as
+    a second archive, which the kernel unpacks after the first."""
+    modules = os.path.join(kbuild, "symwalk-modules.cpio")
+    if not os.path.exists(modules):
+        return initramfs
+    both = os.path.join(kbuild, "symwalk-initramfs.cpio")
+    if not all(os.path.exists(both) and os.path.getmtime(both) >= os.path.getmtime(part)
+               for part in (initramfs, modules)):
+        # Whole or not at all: several guests may start at once.
+        partial = "{}.{}".format(both, os.getpid())
+        with open(partial, "wb") as out:
+            for part in (initramfs, modules):
+                with open(part, "rb") as f:
+                    shutil.copyfileobj(f, out)
+        os.replace(partial, both)
+    return both
+
+
 class Guest:
     """One QEMU run of the kernel and initramfs."""
 
@@ -96,10 +116,10 @@ class Guest:
         self.kbuild = kbuild
         self.bzimage = os.path.join(kbuild, "arch/x86/boot/bzImage")
         self.vmlinux = os.path.join(kbuild, "vmlinux")
-        self.initramfs = initramfs
-        for path, target in ((self.bzimage, "kernel"), (self.initramfs, "initramfs")):
+        for path, target in ((self.bzimage, "kernel"), (initramfs, "initramfs")):
             if not os.path.exists(path):
                 raise GuestError("{} is missing: run 'make {}'".format(path, target))
+        self.initramfs = with_kernel_modules(initramfs, kbuild)
 
     def qemu_cmd(self, append, gdb_port=None, paused=False, console=None):
         """The QEMU command line. console=None puts the serial console

@@ -19,7 +19,8 @@
  *             lookups, after the preparations below
  *   -d DIR    look PATH up from DIR (opened O_PATH) instead of the cwd
  *   -R FLAGS  resolve flags for openat2, comma-separated: no_symlinks,
- *             no_magiclinks, no_xdev, beneath, in_root, or a number (0x40)
+ *             no_magiclinks, no_xdev, beneath, in_root, cached, or a number
+ *             (0x40)
  *   -o FILE   open FILE first; "%d" in PATH becomes the fd
  *   -u        unlink FILE once it is open
  *   -r COUNT  make the lookup COUNT times in this one process (default 1)
@@ -84,6 +85,7 @@ static const struct {
 	{ "no_xdev", RESOLVE_NO_XDEV },
 	{ "beneath", RESOLVE_BENEATH },
 	{ "in_root", RESOLVE_IN_ROOT },
+	{ "cached", RESOLVE_CACHED },
 };
 
 /*
