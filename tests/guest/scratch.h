@@ -48,6 +48,25 @@ static void scratch_mount(struct __test_metadata *_metadata, char *mnt,
 	scratch_file(_metadata, "dir/file");
 }
 
+/*
+ * A chain of n links, <prefix>n -> <prefix>n-1 -> ... -> <prefix>1 -> target,
+ * in the working directory: <prefix>n resolves through n links.
+ */
+static inline void scratch_chain(struct __test_metadata *_metadata, const char *prefix,
+			  int n, const char *target)
+{
+	char link[64], body[PATH_MAX];
+
+	for (int i = 1; i <= n; i++) {
+		snprintf(link, sizeof(link), "%s%d", prefix, i);
+		if (i == 1)
+			snprintf(body, sizeof(body), "%s", target);
+		else
+			snprintf(body, sizeof(body), "%s%d", prefix, i - 1);
+		ASSERT_EQ(0, symlink(body, link)) TH_LOG("symlink %s %s: %m", body, link);
+	}
+}
+
 static void scratch_unmount(struct __test_metadata *_metadata, const char *mnt)
 {
 	EXPECT_EQ(0, chdir("/"));

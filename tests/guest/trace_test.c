@@ -32,77 +32,8 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 
+#include "events.h"
 #include "scratch.h"
-
-#define TRACEFS "/sys/kernel/tracing"
-#define TRACE_MAX (256 * 1024)
-
-static int write_file(const char *path, const char *text, int flags)
-{
-	int fd = open(path, O_WRONLY | flags);
-	ssize_t len = strlen(text);
-	int ok;
-
-	if (fd < 0)
-		return -1;
-	ok = write(fd, text, len) == len;
-	return close(fd) == 0 && ok ? 0 : -1;
-}
-
-/* The lines of the trace buffer this process left, in a static buffer. */
-static char *read_trace(struct __test_metadata *_metadata)
-{
-	static char text[TRACE_MAX];
-	char line[1024], task[32];
-	size_t used = 0;
-	FILE *trace;
-
-	trace = fopen(TRACEFS "/trace", "r");
-	EXPECT_NE(NULL, trace) TH_LOG("open trace: %m");
-	if (!trace)
-		return "";
-	snprintf(task, sizeof(task), "-%d ", getpid());
-	text[0] = '\0';
-	while (fgets(line, sizeof(line), trace)) {
-		size_t len = strlen(line);
-
-		if (line[0] == '#' || !strstr(line, task) || used + len >= sizeof(text))
-			continue;
-		memcpy(text + used, line, len + 1);
-		used += len;
-	}
-	fclose(trace);
-	return text;
-}
-
-/*
- * Check that the trace has each of the events, in this order: each entry
- * is "event: fields", matched as a substring of one trace line, later than
- * the line that matched the entry before it.
- */
-static void expect_events(struct __test_metadata *_metadata, const char *trace,
-			  const char *const *events)
-{
-	const char *from = trace;
-
-	for (; *events; events++) {
-		const char *hit = strstr(from, *events);
-
-		EXPECT_NE(NULL, hit) TH_LOG("no \"%s\" after this point of the trace:\n%s",
-					    *events, from);
-		if (!hit)
-			return;
-		from = strchr(hit, '\n') ?: hit + strlen(hit);
-	}
-}
-
-/* Check that the trace has no line with this text. */
-static void expect_no_event(struct __test_metadata *_metadata, const char *trace,
-			    const char *event)
-{
-	EXPECT_EQ(NULL, strstr(trace, event)) TH_LOG("unexpected \"%s\" in:\n%s",
-						     event, trace);
-}
 
 FIXTURE(trace) {
 	char mnt[PATH_MAX];
@@ -117,26 +48,6 @@ FIXTURE_TEARDOWN(trace)
 {
 	EXPECT_EQ(0, write_file(TRACEFS "/events/namei/enable", "0", 0));
 	scratch_unmount(_metadata, self->mnt);
-}
-
-/* The namei events on from now on, on an empty buffer. */
-static void start_tracing(struct __test_metadata *_metadata)
-{
-	ASSERT_EQ(0, write_file(TRACEFS "/trace", "", O_TRUNC)) TH_LOG("clear trace: %m");
-	ASSERT_EQ(0, write_file(TRACEFS "/events/namei/enable", "1", 0))
-		TH_LOG("enable the namei events: %m");
-}
-
-static void stop_tracing(struct __test_metadata *_metadata)
-{
-	ASSERT_EQ(0, write_file(TRACEFS "/events/namei/enable", "0", 0));
-}
-
-static int stat_errno(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) ? errno : 0;
 }
 
 TEST_F(trace, nested_walk_pushes_three_and_spills_at_the_third)
@@ -173,16 +84,7 @@ TEST_F(trace, nested_walk_pushes_three_and_spills_at_the_third)
 
 TEST_F(trace, chain_of_41_is_eloop_at_the_41st)
 {
-	char link[16], body[16];
-
-	for (int i = 1; i <= 41; i++) {
-		snprintf(link, sizeof(link), "c%d", i);
-		if (i == 1)
-			snprintf(body, sizeof(body), "dir/file");
-		else
-			snprintf(body, sizeof(body), "c%d", i - 1);
-		ASSERT_EQ(0, symlink(body, link));
-	}
+	scratch_chain(_metadata, "c", 41, "dir/file");
 
 	/*
 	 * That the 41st link is ELOOP is the series' selftest's
@@ -299,17 +201,6 @@ TEST_F(trace, long_body_is_walked_in_rcu_from_the_page_cache)
 		  strstr(trace, "namei_unlazy: level=0 depth=0 reason=complete legitimized=1"));
 }
 
-static int openat2_errno(const char *path, __u64 resolve)
-{
-	struct open_how how = { .flags = O_RDONLY, .resolve = resolve };
-	int fd = syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
-}
-
 TEST_F(trace, eloop_says_why)
 {
 	char magic[64], nosymfollow[PATH_MAX + 16];
@@ -370,6 +261,80 @@ TEST(strictatime_link_leaves_rcu_walk)
 	};
 	expect_events(_metadata, read_trace(_metadata), events);
 	scratch_unmount(_metadata, mnt);
+}
+
+/*
+ * A trailing slash makes lookup_last() follow a trailing link even for
+ * lstat(), and ask for a directory: LOOKUP_FOLLOW | LOOKUP_DIRECTORY.
+ */
+TEST_F(trace, trailing_slash_follows_the_last_link)
+{
+	struct stat st, dir;
+	int fd;
+
+	ASSERT_EQ(0, symlink("dir", "ldir"));
+	ASSERT_EQ(0, symlink("file", "lfile"));
+	ASSERT_EQ(0, stat("dir", &dir));
+	ASSERT_EQ(0, lstat("ldir", &st));
+	EXPECT_TRUE(S_ISLNK(st.st_mode));
+
+	start_tracing(_metadata);
+	ASSERT_EQ(0, lstat("ldir/", &st));
+	stop_tracing(_metadata);
+	EXPECT_TRUE(S_ISDIR(st.st_mode));
+	EXPECT_EQ(dir.st_ino, st.st_ino);
+	EXPECT_EQ(-1, lstat("lfile/", &st));
+	EXPECT_EQ(ENOTDIR, errno);
+	/* open() too: lookup_fast_for_open() */
+	fd = open("ldir/", O_RDONLY);
+	EXPECT_LE(0, fd) TH_LOG("open ldir/: %m");
+	if (fd >= 0)
+		close(fd);
+	EXPECT_EQ(-1, open("lfile/", O_RDONLY));
+	EXPECT_EQ(ENOTDIR, errno);
+
+	const char *const events[] = {
+		"namei_lookup_start: level=0 attempt=rcu name=\"ldir/\"",
+		"namei_link_push: level=0 depth=1 links=1 link=\"ldir\" trailing=1 mode=rcu",
+		"namei_lookup_end: level=0 attempt=rcu name=\"ldir/\" links=1 error=0",
+		NULL
+	};
+	expect_events(_metadata, read_trace(_metadata), events);
+}
+
+/*
+ * debugfs's "tracing" is an automount point: crossing it mounts tracefs
+ * there, and follow_automount() charges the mount to the link budget. 39
+ * links and the automount are 40; 40 links and the automount are refused,
+ * and once tracefs is mounted there, 40 links are no longer charged for it.
+ */
+TEST_F(trace, automount_is_charged_to_the_link_budget)
+{
+	ASSERT_EQ(0, mkdir("dbg", 0755));
+	ASSERT_EQ(0, mount("debugfs", "dbg", "debugfs", 0, "")) TH_LOG("mount debugfs: %m");
+	scratch_chain(_metadata, "c", 40, "dbg/tracing");
+	/* the point itself, as a last component of stat(): not mounted on */
+	EXPECT_EQ(0, stat_errno("dbg/tracing"));
+
+	start_tracing(_metadata);
+	EXPECT_EQ(ELOOP, stat_errno("c40/trace"));
+	stop_tracing(_metadata);
+	const char *const events[] = {
+		"namei_lookup_start: level=0 attempt=rcu name=\"c40/trace\"",
+		"namei_unlazy: level=0 depth=0 reason=mounts legitimized=1",
+		"namei_eloop: level=0 depth=0 links=41 ",
+		"namei_lookup_end: level=0 attempt=rcu name=\"c40/trace\" links=41 error=-40",
+		NULL
+	};
+	const char *trace = read_trace(_metadata);
+
+	expect_events(_metadata, trace, events);
+	EXPECT_NE(NULL, strstr(trace, "reason=automount")) TH_LOG("no automount ELOOP in:\n%s",
+								   trace);
+	EXPECT_EQ(0, stat_errno("c39/trace"));
+	EXPECT_EQ(0, stat_errno("c40/trace"));
+	EXPECT_EQ(0, umount("dbg/tracing"));
+	EXPECT_EQ(0, umount("dbg"));
 }
 
 TEST_HARNESS_MAIN
