@@ -36,7 +36,7 @@ GUEST_CFLAGS := -static -O2 -Wall -Werror -I$(TREE)/tools/testing/selftests
 
 GUEST := python3 scripts/guest.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)
 
-.PHONY: help deps tree refresh-patches kernel pristine-kernel initramfs run gdb lab labs grade labs-soak check bench series-check debug-kernel debug-check clean distclean
+.PHONY: help deps tree refresh-patches kernel pristine-kernel initramfs run gdb lab labs grade labs-soak check coverage coverage-kernel bench series-check debug-kernel debug-check clean distclean
 
 help:
 	@echo "symwalk: the kernel's symlink walk, documented, traced and steppable in gdb"
@@ -51,6 +51,8 @@ help:
 	@echo "  make labs-soak [RUNS=20] [LOAD=2] [LAB=names]  every lab RUNS times in a row, the host loaded"
 	@echo "  make labs                      list the labs"
 	@echo "  make check                     build everything and run every test"
+	@echo "  make coverage                  the guest parts of make check on a kernel with gcov on"
+	@echo "                                 fs/namei.o: lines and branches of the walk, by part and lab"
 	@echo "  make bench [FRESH=1] [RUNS=n]  what the series, its events and the environment cost,"
 	@echo "                                 pristine vs patched in QEMU icount (a benchmark, not a test)"
 	@echo "  make series-check              each patch: git am on pristine, kernel build, checkpatch"
@@ -196,6 +198,22 @@ bench: kernel pristine-kernel initramfs
 check: kernel initramfs
 	@python3 scripts/check.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)
 
+# The guest parts of make check again, on a kernel whose fs/namei.o counts
+# the lines and branches it runs (gcov): which of the walk each part and
+# each lab reaches, and that every line of it is reached or listed in
+# tests/coverage/unreached with its reason. Its own build folder: the main
+# kernel carries no counters.
+KBUILD_COVERAGE := $(BUILD)/kbuild-coverage
+
+coverage-kernel: tree
+	@scripts/kernel.sh --make-var GCOV_PROFILE_namei.o=y $(TREE) $(KBUILD_COVERAGE) \
+		$(FRAGMENT) config/coverage.config
+
+coverage: coverage-kernel initramfs
+	@scripts/deps.sh gcovr
+	@python3 scripts/namei_coverage.py --kbuild $(KBUILD_COVERAGE) --initramfs $(INITRAMFS) \
+		--tree $(TREE) --out $(BUILD)/coverage
+
 # Fragments of other parts of symwalk (docs, model, ...) hook in here.
 MK_FRAGMENTS := $(sort $(wildcard mk/*.mk))
 ifneq ($(MK_FRAGMENTS),)
@@ -203,7 +221,7 @@ include $(MK_FRAGMENTS)
 endif
 
 clean:
-	rm -rf $(KBUILD) $(BUILD)/kbuild-debug $(BUILD)/series-check $(BUILD)/model $(BUILD)/docs $(GUEST_BIN) $(BUILD)/run $(BUILD)/run-debug $(BUILD)/gdb-index-cache $(INITRAMFS) $(INITRAMFS).list
+	rm -rf $(KBUILD) $(BUILD)/kbuild-debug $(KBUILD_COVERAGE) $(BUILD)/coverage $(BUILD)/run-coverage $(BUILD)/series-check $(BUILD)/model $(BUILD)/docs $(GUEST_BIN) $(BUILD)/run $(BUILD)/run-debug $(BUILD)/gdb-index-cache $(INITRAMFS) $(INITRAMFS).list
 
 distclean:
 	@if [ -d $(TREE)/.git ]; then scripts/tree.sh --check-only $(TARBALL) $(TREE) patches; fi

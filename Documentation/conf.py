@@ -26,6 +26,7 @@ extensions = [
     "kerneldoc",        # .. kernel-doc:: from the patched tree
     "automarkup",       # function() -> link to its kernel-doc, as the kernel does
     "symwalk_bench",    # .. symwalk-bench:: the last make bench's report
+    "symwalk_coverage", # .. symwalk-coverage:: the last make coverage's figures
     "symwalk_labs",     # .. symwalk-predict:: and .. symwalk-answers:: of a lab
     "symwalk_stack",    # .. symwalk-moment:: and .. symwalk-trace:: of a traced walk
     "symwalk_helpers",  # .. symwalk-helpers:: the gdb helper reference

@@ -6,7 +6,8 @@ questions, asked before its run and answered after it.
 
 renders labs/NAME/: its narrative (lab.rst), then the walks of its trigger
 as make check traced them (a picture of the symlink stack and the events of
-each lookup that pushed a link), its fixture and trigger, its gdb steps with
+each lookup that pushed a link), the lines of the walk it ran (make
+coverage's, symwalk_coverage), its fixture and trigger, its gdb steps with
 what gdb printed in the batch run whose expectations (labs/NAME/expect, shown
 last) make check judged. The run's results come from symwalk_run.
 
@@ -41,6 +42,7 @@ sys.path.insert(0, os.path.join(TOP, "scripts"))
 import exercise  # noqa: E402
 import grade  # noqa: E402
 import guest  # noqa: E402
+import symwalk_coverage  # noqa: E402
 import symwalk_run  # noqa: E402
 from symwalk_rst import code, heading, parse  # noqa: E402
 import symwalk_walks as walks  # noqa: E402
@@ -217,6 +219,7 @@ class Lab(Directive):
         chars = adornments(lines)
         section = chars[1] if len(chars) > 1 else next(c for c in "-~^" if c not in chars)
         lines += self.traced(section)
+        lines += symwalk_coverage.lab_lines(self.env, name, section)
         lines += heading("The fixture and the lookup", section)
         lines += ["``labs/{0}/setup.sh`` builds the fixture in ``/lab/{0}`` of the "
                   "guest:".format(name), ""] + code(self.file("setup.sh"), "sh")
