@@ -4,7 +4,8 @@
 Each exercise is a folder exercises/NAME/: README.rst (what to do),
 start.patch (the starting state, on top of the series; none: the series
 itself), solution.patch (a reference solution, on top of the starting state;
-out of the student's way) and grade.sh, its grader, run in the guest as a
+out of the student's way), wrong-*.patch (plausible wrong solutions, which
+the grader must fail) and grade.sh, its grader, run in the guest as a
 scenario (TAP; "# vcpus: N" at its top boots N vCPUs).
 
   start NAME   the starting state: branch exercise/NAME of build/linux,
@@ -12,11 +13,12 @@ scenario (TAP; "# vcpus: N" at its top boots N vCPUs).
                kernel built in build/exercise/kbuild (incrementally)
   grade NAME   build the worktree as it is, boot it, run the grader
   check        for every exercise: its grader fails on the starting state
-               and passes on the reference solution
+               and on each wrong solution, and passes on the reference one
   soak         each grader --runs times on its reference solution, --load
                CPU-bound processes beside
 """
 import argparse
+import glob
 import os
 import re
 import shutil
@@ -149,8 +151,15 @@ def report(results, prefix=""):
             print("     " + detail.rstrip().replace("\n", "\n     "))
 
 
+def wrong_solutions(name):
+    """The plausible wrong solutions of an exercise that its grader must
+    fail: exercises/NAME/wrong-*.patch, each on top of the starting state."""
+    return sorted(glob.glob(os.path.join(EXERCISES, name, "wrong-*.patch")))
+
+
 def check_all(only=None):
-    """Each grader fails on the starting state and passes on the solution."""
+    """Each grader fails on the starting state and on each plausible wrong
+    solution, and passes on the reference solution."""
     passed = failed = 0
     began = time.time()
     for name in only or names():
@@ -158,6 +167,12 @@ def check_all(only=None):
         try:
             start(name, force=True)
             before = grade(name)
+            wrong = []
+            for patch in wrong_solutions(name):
+                start(name, force=True)
+                apply(patch)
+                wrong.append((os.path.basename(patch), grade(name)))
+            start(name, force=True)
             apply(os.path.join(EXERCISES, name, "solution.patch"))
             after = grade(name)
         except ExerciseError as e:
@@ -168,9 +183,15 @@ def check_all(only=None):
         outcomes = [
             ("the grader fails on the starting state ({} of {} checks fail)".format(
                 sum(1 for ok, _, _ in before if not ok), len(before)),
-             any(not ok for ok, _, _ in before), before),
+             any(not ok for ok, _, _ in before), before)]
+        outcomes += [
+            ("the grader fails the wrong solution {} ({})".format(patch, "; ".join(
+                check for ok, check, _ in results if not ok) or "no check fails"),
+             any(not ok for ok, _, _ in results), results)
+            for patch, results in wrong]
+        outcomes.append(
             ("the grader passes on the reference solution ({} checks)".format(len(after)),
-             all(ok for ok, _, _ in after), after)]
+             all(ok for ok, _, _ in after), after))
         for title, ok, results in outcomes:
             print("{} exercise {}: {}".format("PASS" if ok else "FAIL", name, title))
             if not ok:
