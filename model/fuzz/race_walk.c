@@ -25,6 +25,13 @@
  * EAGAIN only from RESOLVE_BENEATH and RESOLVE_IN_ROOT lookups through ".."
  * (handle_dots() gives up when a rename ran), and never ECHILD.
  *
+ * Then the same lookups race a mount churn: a process in a mount namespace
+ * of its own, on the other CPU, mounts a tmpfs on x1 and unmounts it, over
+ * and over. The walker's tree does not change (the mounts are in the other
+ * namespace), but mount_lock, one sequence count for the whole system,
+ * does: every RCU-walk that legitimizes its mounts after a mount ran gives
+ * up and runs again in REF-walk. The answers must not change.
+ *
  * With the namei events (a tracefs instance of its own), it counts the
  * walker's lookups that ran again in REF-walk, which proves the race was
  * run, and checks each name that an event of the walker reports (a link,
@@ -44,7 +51,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,6 +66,7 @@
 #include "walk.h"
 
 #define DEFAULT_SECONDS	3
+#define CHURN_SECONDS	2
 #define TRACEFS		"/sys/kernel/tracing"
 #define CHAIN		30
 #define STATES		(1 << FLIP_COUNT)
@@ -358,7 +370,7 @@ struct watcher {
 	struct kernel_trace *trace;
 	pid_t walker;
 	atomic_bool stop;
-	unsigned long lookups, restarts, names, lost;
+	unsigned long lookups, restarts, names, unnamed_pops, lost;
 	unsigned long bad_names;
 	char first_bad[128];
 	int err;
@@ -389,6 +401,14 @@ static void watch_event(struct watcher *w, char *event, char *args)
 	/* a jump to the root before the walk has one names none */
 	if (i == ARRAY_SIZE(named) || (!e.link[0] && !strcmp(e.type, "jump_root")))
 		return;
+	/*
+	 * nor does the frame whose mount could not be legitimized (a mount
+	 * ran): it holds no dentry when terminate_walk() pops it
+	 */
+	if (!e.link[0] && !strcmp(e.type, "link_pop") && !strcmp(e.reason, "terminate")) {
+		w->unnamed_pops++;
+		return;
+	}
 	w->names++;
 	if (!known_name(e.link) && !w->bad_names++)
 		snprintf(w->first_bad, sizeof(w->first_bad), "%s", event);
@@ -454,6 +474,64 @@ static void walk_until(const struct timespec *end, struct tally *t)
 		 (now.tv_sec == end->tv_sec && now.tv_nsec < end->tv_nsec));
 }
 
+/*
+ * A process in a mount namespace of its own, on cpu, mounting a tmpfs on x1
+ * and unmounting it until killed; *rounds counts the pairs. Its exit
+ * status says why it stopped early: 1, no namespace of its own; 2, a
+ * mount or umount failed.
+ */
+static pid_t start_mount_churn(int cpu, unsigned long *rounds)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (pin(cpu) || unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		_exit(1);
+	for (;;) {
+		if (mount("churn", "/x1", "tmpfs", 0, "") || umount("/x1"))
+			_exit(2);
+		__atomic_add_fetch(rounds, 1, __ATOMIC_RELAXED);
+	}
+}
+
+/* The walker's lookups beside a mount churn: a TAP result. */
+static void race_mount_churn(const int cpus[2])
+{
+	struct tally tally = { 0 };
+	unsigned long *rounds;
+	struct timespec end;
+	int status;
+	pid_t churner;
+
+	rounds = mmap(NULL, sizeof(*rounds), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (rounds == MAP_FAILED)
+		ksft_exit_fail_msg("mmap: %s\n", strerror(errno));
+	*rounds = 0;
+	fflush(stdout);
+	churner = start_mount_churn(cpus[1], rounds);
+	if (churner < 0)
+		ksft_exit_fail_msg("fork: %s\n", strerror(errno));
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += CHURN_SECONDS;
+	walk_until(&end, &tally);
+	if (kill(churner, SIGKILL) || waitpid(churner, &status, 0) != churner)
+		ksft_exit_fail_msg("stopping the mount churn: %s\n", strerror(errno));
+	/* Wrong answers fail, whatever the churner did. */
+	if (!tally.wrong && WIFEXITED(status))
+		ksft_test_result_skip("race, mount churn: the churner stopped: %s\n",
+				      WEXITSTATUS(status) == 1 ? "no mount namespace of its own" :
+				      "a mount or umount failed");
+	else if (!tally.wrong && !*rounds)
+		ksft_test_result_skip("race, mount churn: the churner made no progress\n");
+	else
+		ksft_test_result(!tally.wrong, "race, mount churn: %lu lookups beside %lu mounts "
+				 "and umounts in another mount namespace in %u s, %lu wrong "
+				 "answers\n", tally.lookups, *rounds, CHURN_SECONDS, tally.wrong);
+}
+
 /* The first two CPUs this task may run on; false if there are fewer. */
 static bool two_cpus(int cpus[2])
 {
@@ -490,7 +568,7 @@ static void run(const char *dir, struct kernel_trace *trace, void *arg)
 		ksft_exit_skip("%s needs CAP_SYS_ADMIN: run as root\n", step);
 	if (err)
 		ksft_exit_fail_msg("%s on %s: %s\n", step, dir, strerror(-err));
-	ksft_set_plan(4);
+	ksft_set_plan(5);
 	build_tree();
 
 	wrong = compute_allowed(&checked);
@@ -511,6 +589,7 @@ static void run(const char *dir, struct kernel_trace *trace, void *arg)
 	ksft_test_result(!tally.wrong, "race: %lu lookups against %lu flips in %u s, %lu "
 			 "wrong answers, %lu EAGAIN from scoped \"..\"\n", tally.lookups,
 			 racer.flips, seconds, tally.wrong, tally.eagain);
+	race_mount_churn(cpus);
 
 	if (!trace) {
 		ksft_test_result_skip("race: restarts in REF-walk: no namei events\n");
@@ -526,7 +605,8 @@ static void run(const char *dir, struct kernel_trace *trace, void *arg)
 	if (watcher.bad_names)
 		ksft_print_msg("the first: %s\n", watcher.first_bad);
 	ksft_test_result(!watcher.bad_names, "events: %lu names reported, %lu not made by "
-			 "the test\n", watcher.names, watcher.bad_names);
+			 "the test; %lu frames popped unnamed (their mount could not be "
+			 "legitimized)\n", watcher.names, watcher.bad_names, watcher.unnamed_pops);
 	ksft_finished();
 }
 
