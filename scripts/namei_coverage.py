@@ -234,7 +234,7 @@ def report(args, results):
     table = walk_table(spans, by_tag, labs)
     print_table(table)
     failures = check_listed(spans, keys, table, listed)
-    write_json(args.out, source, spans, keys, table, listed, by_tag, labs)
+    write_json(args.out, args.tree, source, spans, keys, table, listed, by_tag, labs)
     gcovr_pages(args, data)
     for title, detail in failures:
         results.add(title, False, detail)
@@ -331,8 +331,9 @@ def check_listed(spans, keys, table, listed):
     return failures
 
 
-def write_json(out, source, spans, keys, table, listed, by_tag, labs):
-    """OUT/coverage.json, what the site shows: per function, its text,
+def write_json(out, tree, source, spans, keys, table, listed, by_tag, labs):
+    """OUT/coverage.json, what the site shows: the tree's commit; per
+    function, its text,
     each line's count and the test programs and labs that reached it, and
     the reason of each line nothing reached; per set of counters (a test
     program, a lab), the lines it ran; the lines every lab ran."""
@@ -353,8 +354,10 @@ def write_json(out, source, spans, keys, table, listed, by_tag, labs):
                 if tag.startswith("lab/") and tag.split("/", 1)[1] in labs]
     every_lab = sorted(set.intersection(*lab_runs)) if lab_runs else []
     os.makedirs(out, exist_ok=True)
+    head = subprocess.run(["git", "-C", tree, "rev-parse", "HEAD"], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True).stdout.strip()
     with open(os.path.join(out, "coverage.json.new"), "w") as f:
-        json.dump({"source": SOURCE, "functions": functions, "runs": runs,
+        json.dump({"source": SOURCE, "tree_head": head, "functions": functions, "runs": runs,
                    "every_lab": every_lab, "parts": {tag: part_of(tag, labs) for tag in runs}},
                   f, indent=1)
     os.replace(os.path.join(out, "coverage.json.new"), os.path.join(out, "coverage.json"))

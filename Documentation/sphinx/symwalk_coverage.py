@@ -16,12 +16,14 @@ every lab runs, each line marked. It boots nothing and measures nothing.
 """
 import json
 import os
+import subprocess
 import sys
 
 from docutils.parsers.rst import Directive
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(TOP, "scripts"))
+import guest  # noqa: E402
 import namei_coverage  # noqa: E402
 from symwalk_rst import code, esc, heading, literal, parse  # noqa: E402
 
@@ -42,6 +44,21 @@ def report(env):
     env.note_dependency(path)
     with open(path) as f:
         return json.load(f)
+
+
+def staleness(data):
+    """reST lines that say so when the report is of another tree than the
+    one the site shows."""
+    tree = os.environ.get("SYMWALK_TREE", os.path.join(TOP, "build", "linux"))
+    head = subprocess.run(["git", "-C", tree, "rev-parse", "HEAD"], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    if head and data.get("tree_head") == head:
+        return []
+    return [".. warning::", "",
+            "   This report is of the series at commit ``{}``, the patched tree is now at "
+            "``{}``: the lines below may no longer be the tree's. Run ``make "
+            "coverage`` again.".format(data.get("tree_head", "?")[:12], head[:12] or "?"),
+            ""]
 
 
 def listing(function, data, ran):
@@ -72,6 +89,7 @@ def lab_lines(env, name, section):
     if not ran:
         return lines + ["The last ``make coverage`` has no counters of this lab: it ran "
                         "before the lab existed, or the lab did not run to its end.", ""]
+    lines += staleness(data)
     common = set(data["every_lab"])
     functions = [(f, d) for f, d in data["functions"].items()
                  if any(int(n) in ran - common for n in d["lines"])]
@@ -96,7 +114,7 @@ class Coverage(Directive):
         if data is None:
             lines += [NOT_RUN, ""]
         else:
-            lines += self.table(data)
+            lines += staleness(data) + self.table(data)
         lines += heading("What nothing reaches, and why", "-")
         env.note_dependency(namei_coverage.UNREACHED)
         listed = namei_coverage.read_unreached(namei_coverage.UNREACHED)
@@ -114,6 +132,7 @@ class Coverage(Directive):
 
     def table(self, data):
         functions = data["functions"]
+        labs = set(guest.lab_names())
         lines_total = sum(len(f["lines"]) for f in functions.values())
         reached = sum(1 for f in functions.values() for line in f["lines"].values()
                       if line["count"])
@@ -138,8 +157,9 @@ class Coverage(Directive):
                     "     - {} of {}".format(n_reached, n_lines),
                     "     - {} of {}".format(n_taken, n_branches),
                     "     - {}".format(", ".join(f["parts"]) or "\u2014"),
-                    "     - {}".format(", ".join(":doc:`{0} </labs/{0}>`".format(lab)
-                                                 for lab in f["labs"]) or "\u2014")]
+                    "     - {}".format(", ".join(
+                        ":doc:`{0} </labs/{0}>`".format(lab) if lab in labs else lab
+                        for lab in f["labs"]) or "\u2014")]
         return out + [""]
 
 

@@ -4,6 +4,9 @@ break follow_automount if $_streq($lx_current().comm, "symwalk-lab")
 continue
 printf "lookup flags: "
 lx-lookup-flags lookup_flags
+# What it returns, as its caller __traverse_mounts() keeps it
+finish
+p ret
 continue
 printf "count: %d of %d\n", *count, 40
 lx-nameidata

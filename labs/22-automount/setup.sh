@@ -1,6 +1,8 @@
 # An automount point: debugfs's "tracing", where crossing mounts tracefs
 # (older tools look for the trace files there). On a noatime tmpfs:
-#   t/dbg/                        a debugfs of the lab's own
+#   t/dbg/                        a mount of debugfs of the lab's own (one
+#                                 superblock for all its mounts: what is
+#                                 mounted on "tracing" is per mount)
 #   t/dbg/tracing                 its automount point
 #   t/c40 -> c39 -> ... -> c1 -> dbg/tracing     40 links
 mkdir t

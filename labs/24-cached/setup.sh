@@ -5,7 +5,7 @@
 #   t/u2 -> dir/missing/.    misses the dcache: tmpfs keeps no negative
 #                            dentry, so "missing" is never there
 mkdir t
-mount -t tmpfs -o noatime,mode=0755 lab-23 t
+mount -t tmpfs -o noatime,mode=0755 lab-24 t
 mkdir t/dir
 echo "in the dcache" > t/dir/file
 ln -s u2/x t/u1

@@ -5,7 +5,7 @@
 #   t/u2 -> dir/missing/.    misses the dcache (tmpfs keeps no negative
 #                            dentry): try_to_unlazy() must legitimize both
 mkdir t
-mount -t tmpfs -o noatime,mode=0755 lab-24 t
+mount -t tmpfs -o noatime,mode=0755 lab-23 t
 mkdir t/dir
 ln -s u2/x t/u1
 ln -s dir/missing/. t/u2
