@@ -5,7 +5,8 @@
 count=0
 
 # check DESCRIPTION COMMAND...: "ok N - DESCRIPTION" if COMMAND exits 0,
-# else "not ok N - DESCRIPTION" with what it printed, as comments.
+# else what it printed, as comments, then "not ok N - DESCRIPTION" (KTAP:
+# a result's diagnostics come before it).
 check() {
 	description=$1
 	shift
@@ -13,8 +14,8 @@ check() {
 	if output=$("$@" 2>&1); then
 		echo "ok $count - $description"
 	else
-		echo "not ok $count - $description"
 		echo "$output" | sed 's/^/# /'
+		echo "not ok $count - $description"
 	fi
 }
 

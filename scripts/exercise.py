@@ -95,6 +95,9 @@ def start(name, force=False):
             "(git -C {} commit -a) or set them aside (git -C {} stash), then "
             "start again.".format(os.path.relpath(WORKTREE, TOP), changes,
                                   os.path.relpath(WORKTREE, TOP), os.path.relpath(WORKTREE, TOP)))
+    # An earlier start whose patch did not apply leaves git am's session.
+    subprocess.run(["git", "-C", WORKTREE, "am", "--abort"], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
     git("reset", "--hard", "--quiet")
     git("checkout", "--quiet", "-B", "exercise/" + name, "main")
     patch = os.path.join(EXERCISES, name, "start.patch")

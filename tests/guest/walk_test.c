@@ -208,7 +208,8 @@ TEST_F(walk, dotdot_at_the_namespace_root_stays_there)
 
 /*
  * A directory renamed out of a bind mount's subtree: ".." from it would
- * leave the mount, and path_connected() says so; REF-walk answers ENOENT.
+ * leave the mount, and path_connected() says so: RCU-walk leaves that to
+ * REF-walk (-ECHILD), which answers ENOENT.
  */
 TEST_F(walk, dotdot_out_of_a_bind_mount_is_enoent)
 {
@@ -222,6 +223,9 @@ TEST_F(walk, dotdot_out_of_a_bind_mount_is_enoent)
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, rename("dir/sub/inner", "moved"));
 	EXPECT_EQ(-1, openat(fd, "..", O_PATH));
+	EXPECT_EQ(ENOENT, errno);
+	/* the parent of a name, too: filename_parentat()'s REF-walk attempt */
+	EXPECT_EQ(-1, mkdirat(fd, "../made", 0755));
 	EXPECT_EQ(ENOENT, errno);
 	close(fd);
 	EXPECT_EQ(0, umount("bind"));
