@@ -195,7 +195,10 @@ TEST_F(leave, legitimize_links_fails_when_a_mount_changes)
  * The third frame does not fit in the two embedded ones: in RCU-walk the
  * heap array is asked for with GFP_ATOMIC. failslab fails that one
  * allocation (this task's only, and only one that cannot sleep), and
- * reserve_stack() leaves RCU-walk to ask again with GFP_KERNEL.
+ * reserve_stack() leaves RCU-walk to ask again with GFP_KERNEL. The task
+ * is marked and unmarked through one open file: a close() in between
+ * may allocate without sleeping (with KASAN, SLUB_RCU_DEBUG's delayed
+ * free of a struct file) and take the one failure first.
  */
 TEST_F(leave, failed_atomic_spill_is_retried_in_ref_walk)
 {
@@ -211,11 +214,15 @@ TEST_F(leave, failed_atomic_spill_is_retried_in_ref_walk)
 	ASSERT_EQ(0, write_file(FAILSLAB "times", "1", 0));
 	ASSERT_EQ(0, write_file(FAILSLAB "probability", "100", 0));
 
+	int make_it_fail = open("/proc/self/make-it-fail", O_WRONLY);
+
+	ASSERT_LE(0, make_it_fail) TH_LOG("/proc/self/make-it-fail: %m");
 	start_tracing(_metadata);
-	ASSERT_EQ(0, write_file("/proc/self/make-it-fail", "1", 0));
+	ASSERT_EQ(1, pwrite(make_it_fail, "1", 1, 0));
 	EXPECT_EQ(0, stat_errno("l1"));
-	ASSERT_EQ(0, write_file("/proc/self/make-it-fail", "0", 0));
+	ASSERT_EQ(1, pwrite(make_it_fail, "0", 1, 0));
 	stop_tracing(_metadata);
+	close(make_it_fail);
 	EXPECT_EQ(0, write_file(FAILSLAB "probability", "0", 0));
 
 	const char *const events[] = {
