@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -18,6 +19,7 @@ import traceback
 import docs_data
 import grade
 import guest
+import markers
 import narrative
 from ktap import parse_tap, planned
 
@@ -110,18 +112,16 @@ def run_guest_tests(results, vm, append="", timeout=GUEST_TIMEOUT, console="chec
     except guest.GuestError as e:
         results.add("guest boot", False, str(e))
         return
-    programs = re.findall(r"^symwalk: begin (\S+)$", text, re.M)
+    programs = markers.sections(text, "test")
     if not programs:
         results.add("guest tests", False, "the guest ran no test; the last "
                     "lines of its console:\n" + guest.tail(console))
     for program in programs:
-        m = re.search(r"^symwalk: begin {0}$(.*?)^symwalk: end {0} rc=(\d+)$".format(
-            re.escape(program)), text, re.M | re.S)
-        if not m:
-            results.add("guest/" + program, False, "did not finish; the last lines "
+        if not program.ended:
+            results.add("guest/" + program.name, False, "did not finish; the last lines "
                         "of the console:\n" + guest.tail(console))
             continue
-        add_tap(results, "guest/" + program, m.group(1), int(m.group(2)))
+        add_tap(results, "guest/" + program.name, program.text, program.rc)
 
 
 def run_helper_tests(results, vm, names, check=True):
@@ -173,16 +173,15 @@ def run_lab_triggers(results, vm):
         again = [p[len(guest.AGAIN):] for p in expected if p.startswith(guest.AGAIN)]
         alone = [p[len(guest.ALONE):] for p in expected if p.startswith(guest.ALONE)]
         for run, console in ((1, alone or first), (2, again or alone or first)):
-            m = re.search(r"^symwalk: begin trigger {0} {1}\r?$(.*?)^symwalk: end trigger "
-                          r"{0} {1}".format(re.escape(name), run), text, re.M | re.S)
+            found = markers.section(text, "trigger", "{}/{}".format(name, run))
             title = "lab {}: lab-trigger from /, run {}".format(name, run)
-            if not m:
+            if not found or not found.ended:
                 results.add(title, False, "the scenario printed no such run")
                 continue
-            checked = guest.check_expectations(console, m.group(1))
+            checked = guest.check_expectations(console, found.text)
             missed = [p for p, match in checked if match is None]
             results.add(title, not missed, "not met:\n" + "\n".join(missed) +
-                        "\nits output:\n" + m.group(1).strip()[-3000:])
+                        "\nits output:\n" + found.text.strip()[-3000:])
 
 
 def run_labs(results, vm, names, timeout=60, check=True):
@@ -194,6 +193,46 @@ def run_labs(results, vm, names, timeout=60, check=True):
         results.add("lab " + name + ("" if check else " runs"), ok, None if ok else report)
         if check:
             check_grader(results, name)
+
+
+def check_student_grade(results, kbuild, initramfs, name="06-nesting"):
+    """make grade with wrong answers runs the lab where a student's runs
+    are kept: the run make check judged, which the site shows, stays as
+    it was."""
+    title = "make grade LAB={} with wrong answers leaves the site's run of the lab".format(name)
+    site = [os.path.join(guest.SITE_RUN, "lab-{}.{}".format(name, kind))
+            for kind in ("gdb.log", "console")]
+    mine = os.path.join(guest.STUDENT_RUN, "lab-{}.gdb.log".format(name))
+
+    def contents():
+        out = []
+        for path in site:
+            with open(path, "rb") as f:
+                out.append(f.read())
+        return out
+
+    try:
+        before = contents()
+        wrong = grade.wrong_answers(grade.read_questions(name))
+    except (OSError, grade.QuestionsError) as e:
+        results.add(title, False, str(e))
+        return
+    began = time.time()
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as answers:
+        answers.write("".join("{}: {}\n".format(k, v) for k, v in wrong.items()))
+        answers.flush()
+        env = {k: v for k, v in os.environ.items() if k != "SYMWALK_RUN"}
+        proc = subprocess.run([sys.executable, os.path.join(TOP, "scripts", "grade.py"),
+                               "--kbuild", kbuild, "--initramfs", initramfs, "lab", name,
+                               "--answers", answers.name], cwd=TOP, env=env, text=True,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
+    graded = proc.returncode == 1 and "WRONG" in proc.stdout
+    kept = contents() == before
+    ran = os.path.exists(mine) and os.path.getmtime(mine) >= began
+    results.add(title, graded and kept and ran,
+                "graded wrong: {}; the site's run unchanged: {}; the student's run in {}: "
+                "{}\n{}".format(graded, kept, os.path.relpath(guest.STUDENT_RUN, TOP), ran,
+                                proc.stdout[-2000:]))
 
 
 def capture_docs_data(results, vm, what, capture):
@@ -370,7 +409,7 @@ def host_units():
             for where in ("host", "model") for test in test_programs(where)]
 
 
-def check_parts(vm, smp):
+def check_parts(vm, smp, initramfs):
     """make check's parts, as units (title, [Unit]). The costs are the
     seconds each took on a 2-core machine, for a run that has no
     measured times of its own yet."""
@@ -386,7 +425,12 @@ def check_parts(vm, smp):
     shown = [Unit("lab triggers", lambda r: run_lab_triggers(r, vm), 3)]
     # One guest and one gdb for all the labs: a boot and a gdb start each
     # would double their cost.
-    shown.append(Unit("labs", lambda r: run_labs(r, vm, guest.lab_names()), 20))
+    labs = Unit("labs", lambda r: run_labs(r, vm, guest.lab_names()), 20)
+    shown.append(labs)
+    # A student's make grade, once make check's labs have run: their run
+    # stays the site's.
+    shown.append(Unit("a student's make grade", lambda r: check_student_grade(
+        r, vm.kbuild, initramfs), 4, after=[labs]))
     shown += [Unit(what, lambda r, what=what, capture=capture: capture_docs_data(
                 r, vm, what, capture), cost)
               for what, capture, cost in (
@@ -463,7 +507,8 @@ def main():
             check_planted_warn(results, vm)
             check_splats(results)
         else:
-            run_units(results, check_parts(vm, smp), workers=os.cpu_count() or 2)
+            run_units(results, check_parts(vm, smp, args.initramfs),
+                      workers=os.cpu_count() or 2)
     print(results.summary())
     return 1 if results.failed else 0
 

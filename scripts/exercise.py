@@ -133,7 +133,9 @@ def grade(name):
 
 
 def run_grader(name):
-    """Boot the worktree's kernel as built and run the grader."""
+    """Boot the worktree's kernel as built and run the grader (its console
+    kept in build/exercise/run: never with the site's runs)."""
+    guest.RUN = os.path.join(TOP, "build", "exercise", "run")
     vm = guest.Guest(KBUILD, INITRAMFS, cpus=vcpus(name))
     try:
         text = guest.run_scenario(vm, "exercise-" + name, timeout=GRADE_TIMEOUT,

@@ -287,6 +287,9 @@ def main():
     p.add_argument("--last-run", action="store_true",
                    help="grade against the lab's last batch run instead of running it")
     args = parser.parse_args()
+    # A student's runs, graded where they are kept: not make check's, which
+    # the site shows.
+    guest.RUN = os.environ.get("SYMWALK_RUN") or guest.STUDENT_RUN
     try:
         name = guest.resolve_lab(args.name)
         if args.command == "self-check":

@@ -23,12 +23,20 @@ import subprocess
 import sys
 import time
 
+import markers
+
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LABS = os.path.join(TOP, "labs")
 # The gdb helpers' own tests: laid out as labs, run as labs, not listed.
 HELPER_TESTS = os.path.join(TOP, "tests", "gdb")
-# Run logs; SYMWALK_RUN puts them elsewhere (a second run beside make check).
-RUN = os.environ.get("SYMWALK_RUN") or os.path.join(TOP, "build", "run")
+# Where runs are kept, by who makes them. make check's are what the site
+# shows (SITE_RUN); a student's (make lab, make lab BATCH=1, make grade) go
+# to STUDENT_RUN, the debug kernel's, make coverage's, make labs-soak's and
+# the exercises' graders' to folders of their own: none of them changes
+# what the site shows. SYMWALK_RUN puts a command's runs elsewhere.
+SITE_RUN = os.path.join(TOP, "build", "run")
+STUDENT_RUN = os.path.join(TOP, "build", "student-run")
+RUN = os.environ.get("SYMWALK_RUN") or SITE_RUN
 GDB_INDEX_CACHE = os.path.join(TOP, "build", "gdb-index-cache")
 # gdb as every session starts it; SYMWALK_SESSION in its environment says
 # what the session is (Guest.gdb_session_file()).
@@ -197,15 +205,14 @@ def run_scenario(vm, name, timeout=120, stem=None):
     RUN, named after stem (by default the scenario's name)."""
     console = os.path.join(RUN, "scenario-{}.console".format(stem or name))
     text = vm.boot("symwalk.mode=scenario symwalk.scenario=" + name, console, timeout)
-    m = re.search(r"^symwalk: begin scenario {0}\r?$(.*?)^symwalk: end scenario {0} "
-                  r"rc=(\d+)".format(re.escape(name)), text, re.M | re.S)
-    if not m:
+    found = markers.section(text, "scenario", name)
+    if not found or not found.ended:
         raise GuestError("scenario {} did not finish; the last lines of the "
                          "console:\n{}".format(name, tail(console)))
-    if m.group(2) != "0":
+    if found.rc != 0:
         raise GuestError("scenario {} failed (rc={}):\n{}".format(
-            name, m.group(2), m.group(1).strip()[-3000:]))
-    return m.group(1).lstrip("\r\n")
+            name, found.rc, found.text.strip()[-3000:]))
+    return found.text
 
 
 def lab_names(labs=LABS):
@@ -431,11 +438,10 @@ def run_lab_batch(guest, name, timeout=60, quiet=False, labs=LABS, steps=None,
 
 
 # Where each lab of a batch begins in the gdb output (symwalk_gdb/lab.py's
-# start_batch(), which says from which number gdb's values are the lab's),
-# and where it begins and ends in the console (guest/initramfs/init).
+# start_batch(), which says from which number gdb's values are the lab's);
+# in the console, init's markers frame it (scripts/markers.py).
 BATCH_GDB_MARK = re.compile(r"^@@ symwalk: lab (?P<name>\S+), values from \$(?P<first>\d+)$",
                             re.M)
-BATCH_CONSOLE_MARK = re.compile(r"^symwalk: (begin|end) lab (?P<name>\S+)\r?$", re.M)
 # A number of gdb's value history ($1), not a convenience variable ($_x).
 HISTORY_NUMBER = re.compile(r"(?<![\w$])\$(\d+)\b")
 
@@ -481,9 +487,7 @@ def run_labs_batch(guest, names, stem, timeout=60, labs=LABS, check=True):
             whole_console = f.read()
     except OSError:
         whole_console = ""
-    consoles = split_batch(whole_console, BATCH_CONSOLE_MARK, names)
-    ended = {m.group("name") for m in BATCH_CONSOLE_MARK.finditer(whole_console)
-             if m.group(1) == "end"}
+    consoles = {s.name: s for s in markers.sections(whole_console, "lab")}
     # What gdb said before the first lab (the attach, the boot) is held to
     # NEVER with the first lab's output.
     preamble = whole_log[:outputs[names[0]][0].start()] if names[0] in outputs else ""
@@ -496,15 +500,15 @@ def run_labs_batch(guest, names, stem, timeout=60, labs=LABS, check=True):
             output = renumbered(part, int(mark.group("first")))
         if name == names[0] and preamble.strip():
             output = preamble + output
-        console_part = consoles[name][1] if name in consoles else ""
+        console_part = consoles[name].text if name in consoles else ""
         for path, text in ((stem_of_lab + ".gdb.log", output),
                            (stem_of_lab + ".console", console_part)):
             with open(path, "w") as f:
                 f.write(text)
-        if name not in ended:
+        if name not in consoles or not consoles[name].ended:
             why = ("a lab took more than {} s and gdb was stopped".format(timeout)
                    if not finished else "the guest ended first")
-            began = [m.group("name") for m in BATCH_CONSOLE_MARK.finditer(whole_console)]
+            began = list(consoles)
             verdicts.append((name, False, (
                 "lab {}: the batch did not reach its end ({}); the last lab the guest "
                 "began: {}.\ngdb said:\n{}\nThe guest console:\n{}").format(
@@ -601,6 +605,8 @@ def main():
     sub.choices["lab"].add_argument("name", nargs="?")
     sub.add_parser("labs")
     args = parser.parse_args()
+    global RUN
+    RUN = os.environ.get("SYMWALK_RUN") or STUDENT_RUN
 
     try:
         if args.command == "labs":

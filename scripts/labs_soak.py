@@ -38,6 +38,8 @@ def main():
     args = parser.parse_args()
     if args.runs < 1 or args.load < 0:
         parser.error("--runs must be 1 or more, --load 0 or more")
+    # The soak's runs are its own: never the site's.
+    guest.RUN = os.path.join(SOAK, "run")
     try:
         vm = guest.Guest(args.kbuild, args.initramfs)
         names = [guest.resolve_lab(n) for n in args.labs] or guest.lab_names()

@@ -29,13 +29,12 @@ import sys
 
 import check
 import guest
+import markers
 
 TOP = guest.TOP
 FUNCTIONS = os.path.join(TOP, "tests", "coverage", "functions")
 UNREACHED = os.path.join(TOP, "tests", "coverage", "unreached")
 SOURCE = "fs/namei.c"
-GCDA = re.compile(r"^symwalk: begin gcda (?P<tag>\S+)\r?\n(?P<data>.*?)^symwalk: end gcda "
-                  r"(?P=tag)\r?$", re.M | re.S)
 # The test programs of make check's race tests; the others are the guest
 # tests, but for the fuzzer.
 RACES = {"race_walk", "ksft-namei-retry_budget_test", "ksft-openat2-rename_attack_test"}
@@ -149,13 +148,16 @@ def counters_from_consoles(run_dir):
     counters = {}
     for console in sorted(glob.glob(os.path.join(run_dir, "*.console"))):
         with open(console, errors="replace") as f:
-            for m in GCDA.finditer(f.read()):
+            for dump in markers.sections(f.read(), "gcda"):
+                if not dump.ended:
+                    raise CoverageError("the counters of {} in {} are cut short".format(
+                        dump.name, console))
                 try:
-                    counters[m.group("tag")] = base64.b64decode(
-                        "".join(m.group("data").split()), validate=True)
+                    counters[dump.name] = base64.b64decode("".join(dump.text.split()),
+                                                           validate=True)
                 except binascii.Error as e:
                     raise CoverageError("the counters of {} in {} are not base64: {}".format(
-                        m.group("tag"), console, e))
+                        dump.name, console, e))
     return counters
 
 

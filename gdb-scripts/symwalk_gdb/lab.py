@@ -114,8 +114,10 @@ def continue_to(breakpoint, what):
     hit = breakpoint.hit
     breakpoint.delete()
     if not hit:
-        raise gdb.GdbError("the guest stopped before {}: see its console (above, "
-                           "or build/run/*.console).".format(what))
+        raise gdb.GdbError("the guest stopped before {}: see its console (above, or "
+                           "the .console files in {}).".format(
+                               what, os.path.dirname(os.environ.get("SYMWALK_SESSION", "")) or
+                               "the run's folder"))
 
 
 class StartKernel(gdb.Breakpoint):

@@ -1,7 +1,7 @@
 # Each lab's lookups as a student makes them again from the guest shell:
 # lab-trigger NAME, run from /, twice, without gdb. Each run prints
-# "symwalk: begin trigger NAME RUN" and "symwalk: end trigger NAME RUN"
-# around its output, which scripts/check.py holds to the lab's console
+# "symwalk: begin trigger NAME/RUN" and "symwalk: end trigger NAME/RUN"
+# around its output (scripts/markers.py), which scripts/check.py holds to the lab's console
 # expectations. The first run's events are kept for the lab's page: "@@ lab
 # NAME TRIGGER", the run, the namei events it left in the trace, "@@ end"
 # (Documentation/sphinx/symwalk_walks.py). Every trigger traces its own lookups (lookup
@@ -19,9 +19,9 @@ for dir in /symwalk/labs/*/; do
 			echo "@@ lab $name $(cat $dir/trigger)"
 			echo > $t/trace
 		fi
-		echo "symwalk: begin trigger $name $run"
+		echo "symwalk: begin trigger $name/$run"
 		(cd / && lab-trigger "$name") || true
-		echo "symwalk: end trigger $name $run"
+		echo "symwalk: end trigger $name/$run"
 		if [ $run = 1 ]; then
 			grep ' namei_' $t/trace || true
 			echo "@@ end"

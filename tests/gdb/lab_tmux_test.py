@@ -129,8 +129,8 @@ class Lab:
             os.waitpid(self.pid, 0)
         shutil.rmtree(self.tmpdir, ignore_errors=True)
         # make lab's session file, named after this lab's port
-        session_file = os.path.join(TOP, "build", "run", "lab-{}-port{}.session.json".format(
-            LAB, self.port))
+        session_file = os.path.join(TOP, "build", "student-run",
+                                    "lab-{}-port{}.session.json".format(LAB, self.port))
         if os.path.exists(session_file):
             os.remove(session_file)
 

@@ -7,6 +7,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 from taplib import check, done  # noqa: E402
 import guest  # noqa: E402
+import markers  # noqa: E402
 
 OUTPUT = "a\n  depth: 1\nb\n  depth: 3\nc\n"
 
@@ -37,12 +38,21 @@ got = [m is not None for _, m in guest.check_lab_output(
     ["^a", "console: ^stat x: ELOOP", "^b", "console: ^never"], OUTPUT, "boot\nstat x: ELOOP\n")]
 check("console patterns are matched against the console",
       got[:4] == [True, True, True, False], "got {}".format(got))
-BATCH_CONSOLE = ("boot\nsymwalk: begin lab a\nA1\nsymwalk: end lab a\r\n"
-                 "symwalk: begin lab b\nB1\nB2\nsymwalk: begin lab c\nC1\n")
-got = {name: part for name, (_, part) in guest.split_batch(
-    BATCH_CONSOLE, guest.BATCH_CONSOLE_MARK, ["a", "b", "c", "d"]).items()}
-check("a batch's console is cut into each lab's part, from its begin to the next mark",
-      got == {"a": "A1\n", "b": "B1\nB2\n", "c": "C1\n"}, "got {}".format(got))
+BATCH_CONSOLE = ("boot\nsymwalk: begin lab a\nA1\nsymwalk: begin gcda lab/a\nZZ\n"
+                 "symwalk: end gcda lab/a\nsymwalk: end lab a\r\n"
+                 "symwalk: begin lab b\nB1\nB2\nsymwalk: begin lab c\nC1\n"
+                 "symwalk: begin test t\nT\nsymwalk: end test t rc=3\n")
+got = {s.name: (s.text, s.ended, s.rc) for s in markers.sections(BATCH_CONSOLE, "lab")}
+check("the console is cut into each lab's part, from its begin to its end or the next "
+      "begin, other kinds inside it",
+      got == {"a": ("A1\nsymwalk: begin gcda lab/a\nZZ\nsymwalk: end gcda lab/a\n", True,
+                    None),
+              "b": ("B1\nB2\n", False, None),
+              "c": ("C1\nsymwalk: begin test t\nT\nsymwalk: end test t rc=3\n", False,
+                    None)}, "got {}".format(got))
+got = [(s.name, s.text, s.ended, s.rc) for s in markers.sections(BATCH_CONSOLE, "test")]
+check("a marker's end gives its exit status", got == [("t", "T\n", True, 3)],
+      "got {}".format(got))
 BATCH_GDB = ("attached\n@@ symwalk: lab a, values from $1\n$1 = 1\n"
              "@@ symwalk: lab b, values from $2\n$2 = 7 ($3) $lx_current() $1 $10\n")
 got = {name: guest.renumbered(part, int(mark.group("first"))) for name, (mark, part)
