@@ -12,7 +12,7 @@ SEQ_MEANINGS = [
     ("seq", "d_seq of path.dentry: the step that led here still holds"),
     ("next_seq", "d_seq of the dentry being stepped into"),
     ("root_seq", "d_seq of root.dentry"),
-    ("m_seq", "mount_lock: no mount or umount since the walk began"),
+    ("m_seq", "mount_lock: no writer (a mount, an umount, a last mntput) since the walk began"),
     ("r_seq", "rename_lock: no rename since the walk began"),
 ]
 

@@ -3,7 +3,8 @@ break handle_dots if $_streq($lx_current().comm, "symwalk-lab")
 continue
 lx-nameidata
 # 2. What a rename anywhere does to rename_lock meanwhile: its seqcount goes
-#    up by 2. gdb has stopped both CPUs, so gdb writes it.
+#    up by 2. gdb holds the guest (all its vCPUs: one, unless SMP= asks for more), so
+#    no rename can run: gdb writes it.
 set var rename_lock.seqcount.seqcount.sequence = rename_lock.seqcount.seqcount.sequence + 2
 lx-nameidata
 # 3. The walk goes on.

@@ -3,9 +3,11 @@ lx-walk-break symwalk-lab
 #    sample holds.
 continue
 lx-nameidata
-# 2. What a rename of w (the directory the walk stands in) does to its
-#    dentry's d_seq: write_seqcount_begin() and _end() add 2. gdb has
-#    stopped both CPUs, so no rename can run now: gdb writes it instead.
+# 2. What d_move() does to a directory's d_seq when the directory is
+#    renamed: write_seqcount_begin() and _end() add 2. The walk stands on
+#    the root of the tmpfs mounted on w, which no rename can move, so gdb
+#    makes the change up; and while gdb holds the guest (all its vCPUs:
+#    one, unless SMP= asks for more), no rename could run anyway.
 set var $lx_nameidata()->path.dentry->d_seq.seqcount.sequence = $lx_nameidata()->path.dentry->d_seq.seqcount.sequence + 2
 lx-nameidata
 # 3. The walk goes on without a breakpoint.
