@@ -139,21 +139,30 @@ run: kernel initramfs
 gdb: deps
 	@$(GUEST) gdb --gdb-port $(GDB_PORT)
 
+# EXERCISE=name: against the kernel of that exercise's worktree, as the
+# student changed it (make exercise NAME=name starts it).
+LAB_KBUILD = $(if $(EXERCISE),$(BUILD)/exercise/kbuild,$(KBUILD))
+
 lab: kernel initramfs
+	@$(if $(EXERCISE),python3 scripts/exercise.py build $(EXERCISE))
 	@$(if $(BATCH),,python3 scripts/grade.py template $(or $(LAB),01))
-	@$(GUEST) --cpus $(SMP) lab --gdb-port $(GDB_PORT) $(if $(BATCH),--batch) $(if $(TUI),--tui) $(LAB)
+	@python3 scripts/guest.py --kbuild $(LAB_KBUILD) --initramfs $(INITRAMFS) --cpus $(SMP) \
+		lab --gdb-port $(GDB_PORT) $(if $(BATCH),--batch) $(if $(TUI),--tui) $(LAB)
 
 labs:
 	@$(GUEST) labs
 
 # make grade LAB=x: the lab run in batch, the predictions in answers/x.txt
-# (ANSWERS=file) graded against what it showed. make grade EXERCISE=x: the
-# exercise's worktree built, booted and graded (mk/exercises.mk).
+# (ANSWERS=file) graded against what it showed (with EXERCISE=y, on that
+# exercise's kernel). make grade EXERCISE=x: the exercise's worktree built,
+# booted and graded, then its predictions, answers/exercise-x.txt
+# (mk/exercises.mk).
 grade: kernel initramfs
 	@$(if $(LAB)$(EXERCISE),,echo "make grade needs LAB=name or EXERCISE=name (make labs, make exercises)" >&2; exit 2)
-	@$(if $(EXERCISE),python3 scripts/exercise.py grade $(EXERCISE), \
-		python3 scripts/grade.py --kbuild $(KBUILD) --initramfs $(INITRAMFS) \
-		lab $(LAB) $(if $(ANSWERS),--answers $(ANSWERS)))
+	@$(if $(and $(LAB),$(EXERCISE)),python3 scripts/exercise.py build $(EXERCISE))
+	@$(if $(LAB),python3 scripts/grade.py --kbuild $(LAB_KBUILD) --initramfs $(INITRAMFS) \
+		lab $(LAB) $(if $(ANSWERS),--answers $(ANSWERS)), \
+		python3 scripts/exercise.py grade $(EXERCISE) $(if $(ANSWERS),--answers $(ANSWERS)))
 
 # Every lab RUNS times in a row beside LOAD CPU-bound processes (LAB=: some)
 labs-soak: kernel initramfs

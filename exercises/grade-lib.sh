@@ -3,6 +3,7 @@
 # They print TAP: scripts/exercise.py reads it.
 
 count=0
+failed=0
 
 # check DESCRIPTION COMMAND...: "ok N - DESCRIPTION" if COMMAND exits 0,
 # else what it printed, as comments, then "not ok N - DESCRIPTION" (KTAP:
@@ -16,6 +17,7 @@ check() {
 	else
 		echo "$output" | sed 's/^/# /'
 		echo "not ok $count - $description"
+		failed=$((failed + 1))
 	fi
 }
 
@@ -50,6 +52,17 @@ nested() {
 		i=$((i + 1))
 	done
 	ln -s d "$1/n$2"
+}
+
+# observe LABEL COMMAND...: what COMMAND prints, each line as a TAP comment
+# "# LABEL: line". The exercise's predictions (exercises/NAME/questions)
+# are graded against these lines, so they are printed only once every
+# check has passed: a failing kernel's output must not show the answers.
+observe() {
+	[ "$failed" = 0 ] || return 0
+	label=$1
+	shift
+	"$@" 2>&1 | sed "s/^/# $label: /"
 }
 
 graded() {

@@ -182,6 +182,29 @@ def run_lab_triggers(results, vm):
             missed = [p for p, match in checked if match is None]
             results.add(title, not missed, "not met:\n" + "\n".join(missed) +
                         "\nits output:\n" + found.text.strip()[-3000:])
+    check_trigger_misuse(results, text)
+
+
+# What lab-trigger answers a misuse with (guest/scenarios/lab-triggers.sh).
+TRIGGER_MISUSE = [
+    ("a unique prefix names its lab", r"^lab-trigger 04:\n(?!lab-trigger:).*\S"),
+    ("an ambiguous prefix lists the labs it could be",
+     r"^lab-trigger 0:\nlab-trigger: '0' could be any of: 01-plain-path 02-mid-link .*; say which$"),
+    ("a name of no lab lists the labs",
+     r"^lab-trigger no-such-lab:\nlab-trigger: there is no lab named 'no-such-lab'; "
+     r"the labs: 01-plain-path "),
+    ("a lab whose fixture this guest lacks says which guest has it",
+     r"^lab-trigger gdb-depth:\nlab-trigger: lab gdb-depth's fixture is not built in this "
+     r"guest, which has .*only: 'make lab LAB=gdb-depth' boots a guest for it"),
+]
+
+
+def check_trigger_misuse(results, text):
+    found = markers.section(text, "trigger", "misuse")
+    output = found.text if found and found.ended else ""
+    for title, pattern in TRIGGER_MISUSE:
+        results.add("lab-trigger: " + title, re.search(pattern, output, re.M) is not None,
+                    "its output:\n" + output.strip())
 
 
 def run_labs(results, vm, names, timeout=60, check=True):
@@ -442,7 +465,7 @@ def check_parts(vm, smp, initramfs):
     gdb_tests = os.path.join(TOP, "tests", "gdb")
     # make lab as a student meets it, in tmux; the walk's TUI window,
     # redrawn at each stop, in an 80x24 terminal (its screens are shown).
-    helpers.append(program("gdb", os.path.join(gdb_tests, "lab_tmux_test.py"), 6))
+    helpers.append(program("gdb", os.path.join(gdb_tests, "lab_tmux_test.py"), 15))
     tui = program("gdb", os.path.join(gdb_tests, "tui_tmux_test.py"), 10)
     helpers.append(tui)
     # The site, built from the results the runs above left (make docs boots

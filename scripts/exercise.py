@@ -2,9 +2,11 @@
 """The exercises: change the walk, rebuild, let the grader decide.
 
 Each exercise is a folder exercises/NAME/: README.rst (what to do),
-start.patch (the starting state, on top of the series; none: the series
-itself), solution.patch (a reference solution, on top of the starting state;
-out of the student's way), wrong-*.patch (plausible wrong solutions, which
+start.patch (the change that makes the starting state: applied to the
+series and committed, with it, as one commit on the pristine source, so
+that the commit does not show how to undo it; none: the series itself),
+solution.patch (a reference solution, on top of the starting state; out
+of the student's way), wrong-*.patch (plausible wrong solutions, which
 the grader must fail) and grade.sh, its grader, run in the guest as a
 scenario (TAP; "# vcpus: N" at its top boots N vCPUs).
 
@@ -24,8 +26,10 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
+import grade as grading
 import guest
 import ktap
 import labs_soak
@@ -50,10 +54,23 @@ def names():
 
 
 def resolve(name):
+    """The exercise name names, or a unique prefix of it."""
     if name in names():
         return name
+    found = [n for n in names() if n.startswith(name)]
+    if len(found) == 1:
+        return found[0]
+    if found:
+        raise ExerciseError("'{}' could be any of these exercises; say which: {}".format(
+            name, ", ".join(found)))
     raise ExerciseError("there is no exercise named '{}'; the exercises: {}".format(
         name, ", ".join(names())))
+
+
+def title(name):
+    """The first line of the exercise's README: what it asks."""
+    with open(os.path.join(EXERCISES, name, "README.rst")) as f:
+        return f.readline().strip()
 
 
 def git(*args, cwd=WORKTREE):
@@ -80,6 +97,47 @@ def ensure_worktree():
         git("worktree", "add", "--detach", WORKTREE, "main", cwd=TREE)
 
 
+def commit_patched(base, patch, parent, message, repo=TREE):
+    """A commit of base's tree with patch applied, on parent, made in a
+    scratch index: no checkout. Return its id."""
+    with tempfile.NamedTemporaryFile(prefix="symwalk-index-") as index:
+        env = dict(os.environ, GIT_INDEX_FILE=index.name)
+
+        def run(*args):
+            proc = subprocess.run(["git", "-C", repo] + list(args), env=env, text=True,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            if proc.returncode:
+                raise ExerciseError("git {} failed: {}".format(" ".join(args),
+                                                               proc.stderr.strip()))
+            return proc.stdout.strip()
+
+        run("read-tree", base)
+        run("apply", "--cached", patch)
+        tree = run("write-tree")
+        return run("commit-tree", tree, "-p", parent, *[a for m in message for a in ("-m", m)])
+
+
+def patch_subject(patch):
+    with open(patch) as f:
+        m = re.search(r"^Subject: (?:\[PATCH[^]]*\] )?(.*(?:\n .*)*)", f.read(), re.M)
+    return " ".join(m.group(1).split()) if m else os.path.basename(patch)
+
+
+def starting_commit(name, repo=TREE):
+    """The starting state of an exercise that has a start.patch, as one
+    commit on the pristine source (the first commit of build/linux): the
+    series' tree with the patch applied. git show HEAD then shows the series
+    as the exercise has it, not a diff that undoes the answer. Return its
+    id."""
+    patch = os.path.join(EXERCISES, name, "start.patch")
+    pristine = subprocess.run(["git", "-C", repo, "rev-list", "--max-parents=0", "main"],
+                              stdout=subprocess.PIPE, text=True).stdout.split()[0]
+    return commit_patched("main", patch, pristine, [
+        patch_subject(patch),
+        "symwalk's series on the pristine source, in one commit, with the change the "
+        "exercise is about. Read exercises/{}/README.rst.".format(name)], repo)
+
+
 def apply(patch):
     """Commit a patch of the exercise on top of the worktree's branch."""
     git("am", "--keep-cr", patch)
@@ -99,10 +157,10 @@ def start(name, force=False):
     subprocess.run(["git", "-C", WORKTREE, "am", "--abort"], stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL)
     git("reset", "--hard", "--quiet")
-    git("checkout", "--quiet", "-B", "exercise/" + name, "main")
-    patch = os.path.join(EXERCISES, name, "start.patch")
-    if os.path.exists(patch):
-        apply(patch)
+    start_point = "main"
+    if os.path.exists(os.path.join(EXERCISES, name, "start.patch")):
+        start_point = starting_commit(name)
+    git("checkout", "--quiet", "-B", "exercise/" + name, start_point)
     build()
 
 
@@ -111,8 +169,11 @@ def build():
     only what the exercise changed is compiled again."""
     if not os.path.exists(MAIN_CONFIG):
         raise ExerciseError("{} is missing: run make kernel first".format(MAIN_CONFIG))
-    print("exercise: building {} into {}".format(os.path.relpath(WORKTREE, TOP),
-                                                 os.path.relpath(KBUILD, TOP)), flush=True)
+    first = not os.path.exists(os.path.join(KBUILD, "vmlinux"))
+    print("exercise: building {} into {}{}".format(
+        os.path.relpath(WORKTREE, TOP), os.path.relpath(KBUILD, TOP),
+        ": the first build compiles the whole kernel, about 5 minutes on 2 CPUs (the "
+        "builds after it, only what changed)" if first else ""), flush=True)
     proc = subprocess.run([os.path.join(TOP, "scripts", "kernel.sh"), "--config", MAIN_CONFIG,
                            WORKTREE, KBUILD])
     if proc.returncode:
@@ -126,8 +187,22 @@ def vcpus(name):
     return int(m.group(1)) if m else 1
 
 
+def build_started(name):
+    """Build the worktree's kernel for a lab run against it (make lab
+    LAB=x EXERCISE=name), once it is on the exercise's branch."""
+    branch = subprocess.run(["git", "-C", WORKTREE, "symbolic-ref", "--short", "HEAD"],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            text=True).stdout.strip() if os.path.isdir(WORKTREE) else ""
+    if branch != "exercise/" + name:
+        raise ExerciseError("exercise {0} is not started{1}: make exercise NAME={0} "
+                            "starts it".format(name, " ({} is on {})".format(
+                                os.path.relpath(WORKTREE, TOP), branch) if branch else ""))
+    build()
+
+
 def grade(name):
-    """Build the worktree, boot it, run the grader: [(ok, check, detail)]."""
+    """Build the worktree, boot it, run the grader: ([(ok, check, detail)],
+    its console)."""
     build()
     return run_grader(name)
 
@@ -141,12 +216,49 @@ def run_grader(name):
         text = guest.run_scenario(vm, "exercise-" + name, timeout=GRADE_TIMEOUT,
                                   stem="exercise-" + name)
     except guest.GuestError as e:
-        return [(False, "the grader ran to its end", str(e))]
+        return [(False, "the grader ran to its end", str(e))], ""
     results = [(ok or skipped, name, "\n".join(c[2:] for c in comments))
                for name, ok, skipped, comments in ktap.parse_tap(text)]
     if not results:
-        return [(False, "the grader printed its checks", text[-2000:])]
-    return results
+        return [(False, "the grader printed its checks", text[-2000:])], text
+    return results, text
+
+
+# The student's predictions of an exercise, one file each, beside the labs'.
+def answers_name(name):
+    return "exercise-" + name
+
+
+def questions(name):
+    """The exercise's questions (exercises/NAME/questions), [] if none."""
+    try:
+        return grading.read_questions(name, EXERCISES)
+    except grading.QuestionsError as e:
+        raise ExerciseError(str(e))
+
+
+def write_template(name, asked):
+    return grading.write_template(answers_name(name), asked, "exercise " + name,
+                                  "make grade EXERCISE=" + name)
+
+
+def predictions_checks(name, console):
+    """[(title, ok, [(ok, line, "")])]: on the reference solution's run,
+    the questions' reference answers are right and a wrong answer to each
+    is wrong, named."""
+    asked = questions(name)
+    if not asked:
+        return []
+    graded = grading.grade(asked, {q.ident: q.answer for q in asked}, "", console)
+    checks = [("its predictions: the {} reference answers are right on this run".format(
+        len(asked)), all(right for _, right, _ in graded),
+        [(right, line, "") for _, right, line in graded])]
+    graded = grading.grade(asked, grading.wrong_answers(asked), "", console)
+    checks.append(("its predictions: a wrong answer to each of the {} is wrong, named".format(
+        len(asked)), all(not right and line.startswith(q.ident + ": you said ")
+                         for q, right, line in graded),
+        [(not right, line, "") for _, right, line in graded]))
+    return checks
 
 
 def report(results, prefix=""):
@@ -171,15 +283,19 @@ def check_all(only=None):
         print("== exercise {}".format(name), flush=True)
         try:
             start(name, force=True)
-            before = grade(name)
+            before = grade(name)[0]
+            # Each solution checked out straight from the one before: the
+            # files they share (no-dotdot's headers) are written, and their
+            # dependents compiled, once.
+            begin = git("rev-parse", "HEAD").strip()
             wrong = []
-            for patch in wrong_solutions(name):
-                start(name, force=True)
-                apply(patch)
+            for patch in wrong_solutions(name) + [os.path.join(EXERCISES, name,
+                                                               "solution.patch")]:
+                git("checkout", "--quiet", "-B", "exercise/" + name,
+                    commit_patched(begin, patch, begin, [patch_subject(patch)]))
                 wrong.append((os.path.basename(patch), grade(name)))
-            start(name, force=True)
-            apply(os.path.join(EXERCISES, name, "solution.patch"))
-            after = grade(name)
+            (_, (after, console)) = wrong.pop()
+            wrong = [(patch, results) for patch, (results, _) in wrong]
         except ExerciseError as e:
             before = after = None
             print("FAIL exercise {}: {}".format(name, e))
@@ -197,6 +313,7 @@ def check_all(only=None):
         outcomes.append(
             ("the grader passes on the reference solution ({} checks)".format(len(after)),
              all(ok for ok, _, _ in after), after))
+        outcomes += predictions_checks(name, console)
         for title, ok, results in outcomes:
             print("{} exercise {}: {}".format("PASS" if ok else "FAIL", name, title))
             if not ok:
@@ -225,7 +342,9 @@ def soak(only, runs, load):
         began, bad = time.monotonic(), []
         try:
             for run in range(1, runs + 1):
-                results = run_grader(name)
+                results, console = run_grader(name)
+                results += [(ok, title, "\n".join(line for _, line, _ in lines))
+                            for title, ok, lines in predictions_checks(name, console)]
                 if all(ok for ok, _, _ in results):
                     continue
                 bad.append(run)
@@ -250,8 +369,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list")
-    for command in ("start", "grade"):
-        sub.add_parser(command).add_argument("name")
+    sub.add_parser("start").add_argument("name")
+    grading_parser = sub.add_parser("grade")
+    grading_parser.add_argument("name")
+    grading_parser.add_argument("--answers", help="the predictions (default "
+                                "answers/exercise-NAME.txt)")
+    sub.add_parser("build", help="build the started exercise's kernel, for a "
+                   "lab run against it").add_argument("name")
+    sub.add_parser("starting-commit", help="make the starting state's commit (no "
+                   "checkout) and print its id").add_argument("name")
     sub.add_parser("check").add_argument("names", nargs="*")
     soaking = sub.add_parser("soak")
     soaking.add_argument("--runs", type=int, default=20)
@@ -261,7 +387,7 @@ def main():
     try:
         if args.command == "list":
             for name in names():
-                print(name)
+                print("{:<16} {}".format(name, title(name)))
             return 0
         if args.command == "check":
             return check_all([resolve(n) for n in args.names])
@@ -270,16 +396,52 @@ def main():
                 parser.error("--runs must be 1 or more, --load 0 or more")
             return soak([resolve(n) for n in args.names], args.runs, args.load)
         name = resolve(args.name)
+        if args.command == "build":
+            build_started(name)
+            return 0
+        if args.command == "starting-commit":
+            print(starting_commit(name))
+            return 0
+        asked = questions(name)
+        answers = args.answers if args.command == "grade" and args.answers else \
+            grading.answers_path(answers_name(name))
         if args.command == "start":
             start(name)
+            if asked:
+                write_template(name, asked)
             print("exercise {0}: the starting state is on branch exercise/{0} in {1}, its "
-                  "kernel built. Read exercises/{0}/README.rst, change the code there, "
-                  "then 'make grade EXERCISE={0}'.".format(name, os.path.relpath(WORKTREE, TOP)))
+                  "kernel built. Read exercises/{0}/README.rst{2}, change the code there, "
+                  "then 'make grade EXERCISE={0}'.".format(
+                      name, os.path.relpath(WORKTREE, TOP),
+                      ", answer its predictions in {} first".format(os.path.relpath(answers))
+                      if asked else ""))
             return 0
-        results = grade(name)
+        given = {}
+        if asked:
+            if not os.path.exists(answers):
+                write_template(name, asked)
+                raise ExerciseError("predict first: the questions are in {} (made now); "
+                                    "answer them, then make grade EXERCISE={} again".format(
+                                        os.path.relpath(answers), name))
+            given = grading.read_answers(answers)
+            refused = grading.unanswered(asked, given)
+            if refused:
+                raise ExerciseError("answer every prediction in {} first (nothing was "
+                                    "run, nothing is shown):\n  {}".format(
+                                        os.path.relpath(answers), "\n  ".join(refused)))
+        results, console = grade(name)
         report(results)
         failed = sum(1 for ok, _, _ in results if not ok)
         print("{} passed, {} failed".format(len(results) - failed, failed))
+        if asked and failed:
+            print("Your predictions are graded once your kernel passes every check.")
+        elif asked:
+            graded = grading.grade(asked, given, "", console)
+            for q, right, line in graded:
+                print("{} {}".format("right" if right else "WRONG", line))
+            wrong = sum(1 for _, right, _ in graded if not right)
+            print("predictions: {} right, {} wrong".format(len(graded) - wrong, wrong))
+            failed += wrong
         return 1 if failed else 0
     except ExerciseError as e:
         print("exercise: {}".format(e), file=sys.stderr)

@@ -169,20 +169,34 @@ def grade(questions, answers, gdb_output, console_output):
         if seen is None:
             graded.append((q, False, "{}: the run did not show it (no line matches {!r}): "
                            "run the lab again".format(q.ident, q.pattern)))
-        elif given is None:
-            graded.append((q, False, "{}: no answer; the run showed {}. {}".format(
-                q.ident, q.shown(seen), q.why)))
-        elif q.normal(given) is None:
-            kind = "one of " + ", ".join(q.choices) if q.kind == "choice" else \
-                "an errno (ELOOP, -40, 0 for success)" if q.kind == "errno" else "a number"
-            graded.append((q, False, "{}: '{}' is not {}; the run showed {}. {}".format(
-                q.ident, given, kind, q.shown(seen), q.why)))
+        elif given is None or q.normal(given) is None:
+            graded.append((q, False, unusable(q, given)))
         elif q.normal(given) != seen:
             graded.append((q, False, "{}: you said {}; the run showed {}. {}".format(
                 q.ident, given, q.shown(seen), q.why)))
         else:
             graded.append((q, True, "{}: {}".format(q.ident, q.shown(seen))))
     return graded
+
+
+def kind_words(q):
+    return "one of " + ", ".join(q.choices) if q.kind == "choice" else \
+        "an errno (ELOOP, -40, 0 for success)" if q.kind == "errno" else "a number"
+
+
+def unusable(q, given):
+    """Why an answer cannot be graded, saying nothing of the run."""
+    if given is None:
+        return "{}: no answer yet ({})".format(q.ident, kind_words(q))
+    return "{}: '{}' is not {}".format(q.ident, given, kind_words(q))
+
+
+def unanswered(questions, answers):
+    """A line per question whose answer is missing or not of its kind: the
+    grader refuses these before it runs the lab, so nothing is given away."""
+    given = {q.ident: answers.get(q.ident) or None for q in questions}
+    return [unusable(q, given[q.ident]) for q in questions
+            if given[q.ident] is None or q.normal(given[q.ident]) is None]
 
 
 def wrong_answers(questions):
@@ -227,20 +241,21 @@ def answers_path(name):
     return os.path.join(ANSWERS, name + ".txt")
 
 
-def write_template(name, questions):
+def write_template(name, questions, what=None, command=None):
     """The student's answers file, made with the questions in comments if
-    it does not exist yet. Return its path."""
+    it does not exist yet. Return its path. what: what they predict ("lab
+    NAME"); command: what grades them ("make grade LAB=NAME")."""
     path = answers_path(name)
     if os.path.exists(path):
         return path
     os.makedirs(ANSWERS, exist_ok=True)
-    lines = ["# Your predictions for lab {}: write each answer after its ID,".format(name),
-             "# before you run the lab; 'make grade LAB={}' grades them.".format(name), ""]
+    lines = ["# Your predictions for {}: write each answer after its ID,".format(
+                 what or "lab " + name),
+             "# before you look; '{}' grades them.".format(
+                 command or "make grade LAB=" + name), ""]
     for q in questions:
-        kind = "one of " + ", ".join(q.choices) if q.kind == "choice" else \
-            "an errno name, or 0 for success" if q.kind == "errno" else "a number"
         lines += ["# " + line for line in wrap(q.text)]
-        lines += ["# ({})".format(kind), "{}: ".format(q.ident), ""]
+        lines += ["# ({})".format(kind_words(q)), "{}: ".format(q.ident), ""]
     with open(path, "w") as f:
         f.write("\n".join(lines))
     return path
@@ -321,6 +336,11 @@ def main():
                                    "questions), then run make grade LAB={} again".format(
                                        os.path.relpath(path), name))
         answers = read_answers(path)
+        refused = unanswered(questions, answers)
+        if refused:
+            raise guest.GuestError("answer every question in {} first (nothing was run, "
+                                   "nothing is shown):\n  {}".format(
+                                       os.path.relpath(path), "\n  ".join(refused)))
         if not args.last_run:
             print("grade {}: running the lab in batch".format(name), flush=True)
             vm = guest.Guest(args.kbuild, args.initramfs)

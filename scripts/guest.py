@@ -297,8 +297,12 @@ def read_expectations(name, labs=LABS):
 
 # What no gdb session of a lab may show: a Python traceback, a stop at an
 # internal breakpoint, gdb's idea of where a paused guest starts.
+# Never in a lab's gdb output: a traceback, an internal breakpoint's stop,
+# a frame gdb cannot place, and steps that end in a resumed guest (a
+# student would get no prompt and no summary; in a batch, the run goes on
+# into the next lab).
 NEVER = [r"Traceback \(most recent call last\)", r"^Python Exception",
-         r"^Breakpoint -\d+, ", r" in \?\? \(\)$"]
+         r"^Breakpoint -\d+, ", r" in \?\? \(\)$", r"^symwalk: the steps ran on into"]
 
 
 def check_lab_output(patterns, gdb_output, console_output):
@@ -565,8 +569,16 @@ def run_lab_interactive(guest, name, port, tui=False):
     session = "symwalk-{}-{}".format(name, port)
     qemu = shlex.join(guest.qemu_cmd("symwalk.mode=lab symwalk.lab=" + name,
                                      gdb_port=port, paused=True))
-    gdb = "SYMWALK_SESSION={} {} -q; tmux kill-session -t {}".format(
-        shlex.quote(env["SYMWALK_SESSION"]), shlex.join(GDB), session)
+    # Started inside tmux: when gdb ends, its client goes back to the
+    # student's own session before the lab's is killed (tmux would detach
+    # a client whose session goes).
+    student = subprocess.run(["tmux", "display-message", "-p", "#{session_name}"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                             text=True).stdout.strip() if os.environ.get("TMUX") else ""
+    back = "tmux switch-client -t {} 2>/dev/null; ".format(
+        shlex.quote("=" + student)) if student else ""
+    gdb = "SYMWALK_SESSION={} {} -q; {}tmux kill-session -t {}".format(
+        shlex.quote(env["SYMWALK_SESSION"]), shlex.join(GDB), back, session)
     subprocess.run(["tmux", "kill-session", "-t", session], stderr=subprocess.DEVNULL)
     print("lab {}: guest console above, gdb below; Ctrl-b o moves between them, "
           "'quit' in gdb ends the lab.".format(name))
@@ -579,11 +591,17 @@ def run_lab_interactive(guest, name, port, tui=False):
     # at the size of the client it switches to (-x - -y -).
     panes = ["-c", TOP, qemu, ";",
              "set-option", "-t", session, "remain-on-exit", "off", ";",
-             "split-window", "-v", "-p", "65", "-t", session, "-c", TOP, gdb]
+             "split-window", "-v", "-p", "80" if tui else "65", "-t", session, "-c", TOP, gdb]
     if os.environ.get("TMUX"):
         subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "-", "-y", "-"]
                        + panes, check=True)
-        os.execvp("tmux", ["tmux", "switch-client", "-t", session])
+        if subprocess.run(["tmux", "switch-client", "-t", session],
+                          stderr=subprocess.DEVNULL).returncode:
+            print("lab {}: no tmux client is attached to this session to show it, so the "
+                  "lab runs in tmux session {} on its own: 'tmux switch-client -t {}' from "
+                  "a client, or 'tmux attach -t {}' from a terminal.".format(
+                      name, session, session, session))
+        return
     os.execvp("tmux", ["tmux", "new-session", "-s", session] + panes)
 
 

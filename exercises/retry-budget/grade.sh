@@ -14,4 +14,18 @@ for test in retry_after_estale_is_charged_once nested_walk_is_level_1_and_starts
 	outer_walk_goes_on_from_the_nested_count; do
 	check "budget_test: $(echo $test | tr _ ' ')" /symwalk/tests/budget_test -t "$test"
 done
+# What the predictions are graded against: a chain of 30 links into
+# nestfs's directory "stale", which fails every attempt but a LOOKUP_REVAL
+# one with -ESTALE, after the 30 links are followed.
+mkdir budget
+mount -t tmpfs -o noatime,mode=0755 budget budget
+mkdir budget/nest
+mount -t nestfs -o noatime nestfs budget/nest
+ln -s nest/stale budget/c1
+i=1
+while [ $i -lt 30 ]; do
+	ln -s c$i budget/c$((i + 1))
+	i=$((i + 1))
+done
+observe retry lookup -t stat budget/c30
 graded

@@ -193,6 +193,10 @@ symwalk-lab."""
         usage = ("lx-walk-break: name the process or the path, e.g. "
                  "lx-walk-break symwalk-lab or lx-walk-break /lab/04-chain/l3/file")
         words, depth = parse_depth(gdb.string_to_argv(arg))
+        if "-c" in words and "-p" in words:
+            raise gdb.GdbError("lx-walk-break: -c and -p exclude each other: the "
+                               "breakpoints stop for a process or for a path; run "
+                               "lx-walk-break once for each.")
         if len(words) == 2 and words[0] in ("-c", "-p"):
             kind, value = words
         elif len(words) == 1 and not words[0].startswith("-"):
@@ -225,6 +229,9 @@ symwalk-lab."""
         if others:
             gdb.write("  (and the breakpoints of an earlier lx-walk-break still stop for "
                       "{})\n".format(", ".join(others)))
+        if kind == "-p":
+            gdb.write("  (the name is matched as the lookup spells it: a lookup of "
+                      "'l3/file' made in /lab/04-chain is not one of {})\n".format(value))
         comms = running_comms() if kind == "-c" else None
         if comms is not None and value not in comms:
             gdb.write("  no process named {} runs yet: they stop once one does\n".format(value))

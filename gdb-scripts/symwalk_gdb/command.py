@@ -32,6 +32,25 @@ def one_sentence(name):
     return decorate
 
 
+class CtrlC:
+    """with CtrlC() as ctrl_c: ctrl_c.pressed says whether the guest
+    stopped for a Ctrl-C (SIGINT) meanwhile. gdb's own continue returns
+    normally at such a stop, as at any other, so a script that resumes the
+    guest must ask."""
+
+    def __enter__(self):
+        self.pressed = False
+        gdb.events.stop.connect(self.stopped)
+        return self
+
+    def stopped(self, event):
+        if isinstance(event, gdb.SignalEvent) and event.stop_signal == "SIGINT":
+            self.pressed = True
+
+    def __exit__(self, *exc):
+        gdb.events.stop.disconnect(self.stopped)
+
+
 def plural(count, word):
     """'1 link', '2 links'."""
     return "{} {}{}".format(count, word, "" if count == 1 else "s")
@@ -61,6 +80,13 @@ def stop_location():
             frame = frame.older()
         where = "{}()".format(frame.name() or "??")
         source = source_of(frame)
+        if source and "include/" in source[0] and frame.type() == gdb.NORMAL_FRAME:
+            # The return address of a call may open a header's inlined
+            # code (ERR_PTR()) that gdb gives no frame: the call's own line
+            # is the place.
+            call = gdb.find_pc_line(frame.pc() - 1)
+            if call.symtab and "include/" not in call.symtab.filename:
+                source = call.symtab.filename.split("linux/", 1)[-1], call.line
         if source:
             where += " ({}:{})".format(*source)
         return where

@@ -7,8 +7,9 @@
 # output, and end with a sentence that says where the student is and what to
 # type next.
 #
-# Every stop costs the guest ~70 ms under TCG, even one whose condition then
-# fails: QEMU retranslates its code each time gdb steps over a breakpoint.
+# Every stop costs the guest ~7 ms under TCG (make bench), even one whose
+# condition then fails: QEMU retranslates its code each time gdb steps over
+# a breakpoint.
 # So while the steps run, their breakpoints are gated (LabGate): enabled
 # only while the lab's process makes its lookups. lookup, the lab program
 # (guest/tools/lookup.c), sets the guest's hostname to its process name for
@@ -25,7 +26,7 @@ import time
 import gdb
 
 from symwalk_gdb import walk
-from symwalk_gdb.command import stop_location
+from symwalk_gdb.command import CtrlC, stop_location
 
 # The hostnames the guest announces (guest/initramfs/init, guest/tools/lookup.c).
 READY = "symwalk-ready"
@@ -110,9 +111,12 @@ class HostnameBreakpoint(gdb.Breakpoint):
 def continue_to(breakpoint, what):
     """continue until breakpoint stops the guest, or say why it did not."""
     breakpoint.hit = False
-    gdb.execute("continue")
+    with CtrlC() as ctrl_c:
+        gdb.execute("continue")
     hit = breakpoint.hit
     breakpoint.delete()
+    if ctrl_c.pressed:
+        raise KeyboardInterrupt
     if not hit:
         raise gdb.GdbError("the guest stopped before {}: see its console (above, or "
                            "the .console files in {}).".format(
@@ -238,27 +242,32 @@ def run_step(command):
 def run_steps(path, overran=lambda: False):
     """Run each step of path, each command shown before its output as the
     student would have typed it; an error is reported and the steps go
-    on, until overran() says the guest went past the lab's end. Every
-    step runs to its end: a step must not leave the guest running in the
-    background (continue &), since nothing would let gdb see it stop
-    before the next one."""
+    on, until a Ctrl-C, or overran() says the guest went past the lab's
+    end. True if every step ran. Every step runs to its end: a step must
+    not leave the guest running in the background (continue &), since
+    nothing would let gdb see it stop before the next one."""
     for comments, command in read_steps(path):
         for line in comments:
             gdb.write(line + "\n")
         gdb.write("(gdb) " + command.replace("\n", "\n      ") + "\n")
         gdb.flush()
-        try:
-            run_step(command)
-        except KeyboardInterrupt:
-            gdb.write("symwalk: the lab's steps were interrupted; the rest of "
-                      "them are in {}.\n".format(path))
-            return
-        except gdb.error as e:
-            gdb.write("{}\n".format(e), gdb.STDERR)
+        with CtrlC() as ctrl_c:
+            try:
+                run_step(command)
+            except KeyboardInterrupt:
+                ctrl_c.pressed = True
+            except gdb.error as e:
+                gdb.write("{}\n".format(e), gdb.STDERR)
+        if ctrl_c.pressed:
+            gdb.write("symwalk: the lab's steps were interrupted (Ctrl-C) at the one "
+                      "above; the rest are not run (they are in {}).\n".format(
+                          os.path.relpath(path)))
+            return False
         if overran():
             gdb.write("symwalk: the steps ran on into the next lab; the rest of "
                       "them are skipped.\n")
-            return
+            return False
+    return True
 
 
 def guest_alive():
@@ -277,18 +286,22 @@ def where_now(lab):
         state = "the guest runs"
     else:
         state = "the guest is paused in {}".format(stop_location())
-    gdb.write(
+    if any(b.enabled for b in gdb.breakpoints() if b.number > 0):
+        again = ("                        makes the lab's lookups again and gdb stops in them\n")
+    else:
+        again = ("                        makes the lab's lookups again; no breakpoint is left\n"
+                 "                        to stop them: lx-walk-break symwalk-lab sets some\n")
+    gdb.write((
         "\nsymwalk: lab {0}: its steps are done; {1}.\n"
         "  continue              let the guest go on: the trigger finishes, then the\n"
         "                        guest shell above takes commands; there, lab-trigger\n"
-        "                        makes the lab's lookups again and gdb stops in them\n"
+        + again +
         "  lx-nameidata, lx-symlink-stack, lx-walk-trace\n"
         "                        the walk, at a stop inside one ('help lx-nameidata')\n"
         "  lx-walk-tui           the walk in a window, redrawn at every stop\n"
         "  Ctrl-C                pause the guest again; quit ends the lab\n"
         "  make grade LAB={0}\n"
-        "                        (in a shell) grades your predictions\n".format(
-            lab, state))
+        "                        (in a shell) grades your predictions\n").format(lab, state))
 
 
 # The students' predictions, one file a lab (scripts/grade.py).
@@ -302,9 +315,9 @@ def start(port, lab, steps=None, before_boot=None, batch=False, wait=30, tui=Fal
     with tui open the walk's window."""
     answers = os.path.join(ANSWERS, lab + ".txt")
     if not batch and os.path.exists(answers):
-        gdb.write("symwalk: predict first: the questions of lab {0} are in {1}; answer "
-                  "them there, then 'make grade LAB={0}' grades them.\n".format(
-                      lab, os.path.relpath(answers)))
+        gdb.write("symwalk: predict first: the questions of lab {0} are in {1}, and the "
+                  "steps below show their answers: answer them there before you read on; "
+                  "'make grade LAB={0}' grades them.\n".format(lab, os.path.relpath(answers)))
     try:
         _start(port, lab, steps, before_boot, batch, wait)
         if tui and not batch and guest_alive():
@@ -336,7 +349,7 @@ class LabStart(gdb.Breakpoint):
     """Stops where the guest's init, in a batch, names the lab it starts:
     it writes the name to /proc/sys/kernel/domainname, which nothing else
     in the guest writes (the lab's process renames the host instead, and
-    a stop at each of its lookups would cost ~70 ms). name: the last one
+    a stop at each of its lookups would cost ~7 ms). name: the last one
     stopped at; hit: whether it stopped since the last clear."""
 
     def __init__(self):
@@ -435,9 +448,13 @@ def _start(port, lab, steps, before_boot, batch, wait):
     boot_to_lab()
     if steps:
         gate = LabGate(LAB_PROCESS)
-        run_steps(steps)
+        done = run_steps(steps)
         if guest_alive():
             gate.disarm()
+        if not done and not batch and guest_alive():
+            gdb.write("symwalk: lab {}: the guest is paused in {}; continue lets it go "
+                      "on, quit ends the lab.\n".format(lab, stop_location()))
+            return
     if batch:
         # The guest powers off once the trigger is done: its console then
         # holds the trigger's output.

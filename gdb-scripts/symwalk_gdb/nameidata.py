@@ -61,6 +61,10 @@ def seq_lines(w, names):
         if field in now and (w.rcu or field in ("m_seq", "r_seq")):
             check = ", unchanged" if now[field] == value else \
                 ", now {}: {}".format(now[field], seq_consequence(field, w))
+            if now[field] % 2:
+                # A writer sits between write_seqcount_begin() and _end():
+                # readers spin in read_seqcount_begin() until it leaves.
+                check += " (odd: a write is in progress, and every reader of it waits)"
         lines.append("    {:<9}{:<6} {}{}".format(field + ":", value, meaning, check))
     if not w.rcu:
         lines.append("    (REF-walk: the walk holds references; only a scoped walk's \"..\" "
@@ -78,7 +82,11 @@ def show_nameidata(w, owner):
         "nameidata {}, {}".format(owner, "RCU-walk" if w.rcu else "REF-walk"),
         "  name: {}".format(w.name() or "(none)"),
         "  path: {}".format(names.path(nd["path"])),
-        "  last: \"{}\" ({})".format(last_name, constants.last_type(nd["last_type"])),
+        "  last: \"{}\" ({}){}".format(
+            last_name, constants.last_type(nd["last_type"]),
+            " (link_path_walk() has just begun a name or a trailing link's body: "
+            "\"{}\" is the component before it, not yet replaced)".format(last_name)
+            if last_name and constants.last_type(nd["last_type"]) == "LAST_ROOT" else ""),
         "  root: {}".format(names.path(nd["root"]) if int(nd["root"]["mnt"])
                             else "(not set: set_root() runs at the first absolute "
                                  "name or link, or \"..\")"),

@@ -42,16 +42,31 @@ class LxErr(gdb.Function):
     """Name the error a walk function returned.
 
 $lx_err(VALUE): "-ECHILD" for -10, "ERR_PTR(-ECHILD)" for the pointer
-ERR_PTR(-ECHILD), the text of any other value; e.g. p $lx_err($) after
-finish, or p $lx_err(link) for pick_link()'s result."""
+ERR_PTR(-ECHILD) and for the same 64 bits as an integer
+(0xfffffffffffffff6), "ECHILD, positive" for 10 (the walk's errors are
+negative), the text of any other value; e.g. p $lx_err($) after finish,
+or p $lx_err(link) for pick_link()'s result."""
 
     def __init__(self):
         super(LxErr, self).__init__("lx_err")
 
     @one_sentence("$lx_err()")
     def invoke(self, value):
-        if value.type.strip_typedefs().code != gdb.TYPE_CODE_PTR:
-            return constants.error_name(int(value)) or describe(value)
+        type_ = value.type.strip_typedefs()
+        if type_.code == gdb.TYPE_CODE_PTR:
+            return describe(value)
+        number = int(value)
+        if type_.sizeof == 8 and number >= 1 << 63:
+            # An ERR_PTR() read as an unsigned long, or typed as a number.
+            name = constants.error_name(number - (1 << 64))
+            if name:
+                return "ERR_PTR({})".format(name)
+        name = constants.error_name(number)
+        if name:
+            return name
+        if 0 < number <= 4095 and constants.get().ERRNO_NAMES.get(number):
+            return "{}, positive (the walk returns -{})".format(
+                constants.get().ERRNO_NAMES[number], constants.get().ERRNO_NAMES[number])
         return describe(value)
 
 

@@ -62,17 +62,40 @@ def remnant_text(w, frame, top_state):
     return "\"{}\"".format(text)
 
 
-def top_frame_state():
+def pushed(pick_link_frame, w):
+    """Whether pick_link() (that frame of it) has pushed its link's frame
+    (nd->depth++): the frame on top is then that link's. Until then, the
+    frame on top is the link before, whose remnant is stored."""
+    try:
+        link = pick_link_frame.read_var("link")
+        if link.is_optimized_out:
+            return True
+        link = link.dereference()
+        if not w.frames:
+            return False
+        top = w.frames[-1].link
+        return int(top["dentry"]) == int(link["dentry"]) and int(top["mnt"]) == int(link["mnt"])
+    except (gdb.error, ValueError):
+        return True
+
+
+def top_frame_state(w):
     """Where the stop is, for the remnant of the frame on top: "pending"
-    inside pick_link() and what it calls, before link_path_walk() stores
-    it, unless the link is a trailing one, which keeps none ("none"); None
-    elsewhere."""
+    once pick_link() has pushed the frame and until link_path_walk() stores
+    the remnant, unless the link is a trailing one, which keeps none
+    ("none"); None elsewhere, and before the push (reserve_stack(),
+    nd_alloc_stack(), pick_link() until nd->depth++), where the frame on
+    top is the link before, its remnant stored."""
     c = constants.get()
     try:
         frame = gdb.selected_frame()
         while frame is not None:
             name = frame.name()
+            if name in ("reserve_stack", "nd_alloc_stack"):
+                return None
             if name == "pick_link":
+                if not pushed(frame, w):
+                    return None
                 try:
                     flags = frame.read_var("flags")
                     if not flags.is_optimized_out and int(flags) & c.WALK_TRAILING:
@@ -80,7 +103,7 @@ def top_frame_state():
                 except (gdb.error, ValueError):
                     pass
                 return "pending"
-            if name in ("reserve_stack", "nd_alloc_stack", "nd_jump_root", "nd_jump_link"):
+            if name in ("nd_jump_root", "nd_jump_link"):
                 return "pending"
             if name == "link_path_walk":
                 return None
@@ -93,7 +116,7 @@ def top_frame_state():
 def frame_lines(w, names):
     """One block per frame, bottom (0) to top."""
     lines = []
-    top_state = top_frame_state()
+    top_state = top_frame_state(w)
     for f in w.frames:
         link = names.path(f.link)
         lines.append("  [{}] link {}".format(f.index, link))

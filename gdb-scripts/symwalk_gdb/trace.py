@@ -7,7 +7,7 @@ import re
 import gdb
 
 from symwalk_gdb import constants, sites, walk
-from symwalk_gdb.command import breakpoints_held, one_sentence, plural, stop_location
+from symwalk_gdb.command import CtrlC, breakpoints_held, one_sentence, plural, stop_location
 
 # The namei events at whose sites the trace stops: all but an attempt's
 # start and end.
@@ -189,6 +189,7 @@ class Tracer:
         self.nd = int(nd)
         self.steps = 0
         self.failure = None
+        self.interrupted = False
         self.ended = False
         self.hits = walk.RepeatedHits()
 
@@ -212,6 +213,10 @@ class Tracer:
                 w.frames = w.frames[:popped_bottom(site.text, w)]
             self.steps += 1
             gdb.write("{:>3}. {}\n{}\n".format(self.steps, text, stack_summary(w, names)))
+        except KeyboardInterrupt:
+            # A Ctrl-C while gdb ran this: the guest is stopped here.
+            self.interrupted = True
+            return True
         except (gdb.GdbError, gdb.error, gdb.MemoryError) as e:
             self.failure = str(e)
             return True
@@ -226,6 +231,8 @@ class Tracer:
                 w.name() or "", plural(w.total_link_count, "link"),
                 plural(self.steps, "step")))
             self.ended = True
+        except KeyboardInterrupt:
+            self.interrupted = True
         except (gdb.GdbError, gdb.error, gdb.MemoryError) as e:
             self.failure = str(e)
         return True
@@ -266,22 +273,28 @@ in the kernel's jump table."""
             raise gdb.GdbError("this kernel has no namei events: build it "
                                "with symwalk's series (make tree kernel).")
         tracer = Tracer(task, nd)
+        gdb.write("tracing the walk of {} until it ends\n".format(walk.task_name(task)))
         # gdb steps over a breakpoint where the guest stopped without
         # reporting it: a site there is the trace's first step.
         pc = int(gdb.newest_frame().pc())
         for site in event_sites:
             if site.address == pc:
                 tracer.step(site)
-        with breakpoints_held():
+        with breakpoints_held(), CtrlC() as ctrl_c:
             ours = []
             try:
                 ours = [TraceBreakpoint(site, tracer) for site in event_sites]
                 ours.append(EndBreakpoint(tracer))
-                gdb.write("tracing the walk of {} until it ends\n".format(walk.task_name(task)))
                 gdb.execute("continue")
+            except KeyboardInterrupt:
+                tracer.interrupted = True
             finally:
                 for b in ours:
                     b.delete()
+        if ctrl_c.pressed or tracer.interrupted:
+            raise gdb.GdbError("lx-walk-trace: interrupted (Ctrl-C) after {}; the guest "
+                               "is paused in {}.".format(plural(tracer.steps, "step"),
+                                                         stop_location()))
         if tracer.failure:
             raise gdb.GdbError("lx-walk-trace stopped: " + tracer.failure)
         if not tracer.ended:

@@ -6,7 +6,7 @@
 import gdb
 
 from symwalk_gdb import constants, stack, walk
-from symwalk_gdb.command import one_sentence
+from symwalk_gdb.command import one_sentence, source_of
 
 LAYOUT = "symwalk"
 # Reverse video for a frame that changed since the last drawing; the "*"
@@ -40,7 +40,7 @@ def walk_lines():
             w.name() or "", names.path(w.nd["path"]), last_name,
             constants.last_type(w.nd["last_type"])),
     ]
-    top_state = stack.top_frame_state()
+    top_state = stack.top_frame_state(w)
     frames = {}
     for f in reversed(w.frames):
         frames[f.index] = "[{}] {}  remnant {}".format(
@@ -103,9 +103,28 @@ def guest_paused():
     return thread is not None and not thread.is_running()
 
 
+def select_source_frame():
+    """At a stop in a header's inlined helper (the static branch of a namei
+    event site, in jump_label.h), select the first frame of its caller's
+    own source (link_path_walk() in fs/namei.c), which the source window
+    then shows. Stepping is unchanged: next and step go from the innermost
+    frame whichever is selected."""
+    try:
+        frame = gdb.newest_frame()
+        if "include/" not in (source_of(frame) or ("",))[0]:
+            return
+        while frame is not None and "include/" in (source_of(frame) or ("include/",))[0]:
+            frame = frame.older()
+        if frame is not None:
+            frame.select()
+    except gdb.error:
+        pass
+
+
 def on_stop(_):
     """A step, a next, a breakpoint: what changed is measured from here."""
-    if guest_paused():
+    if guest_paused() and WINDOWS:
+        select_source_frame()
         for window in WINDOWS:
             window.stopped()
 
@@ -123,7 +142,11 @@ class LxWalkTui(gdb.Command):
 lx-walk-tui: switch gdb to the "symwalk" layout: the source above, the
 walk below it (the task and its mode, depth, links followed, the name,
 path and last component, then the symlink stack, top frame first, each with its
-remnant), and the command line; an 80x24 terminal shows it whole. The window is redrawn whenever gdb stops
+remnant), and the command line; an 80x24 terminal shows it whole, 5
+lines of source and 5 of the walk in make lab's gdb pane of 19 rows. At a
+stop in a header's inlined helper (a namei event's static branch), the
+source window shows its caller, link_path_walk() or pick_link(), whose
+frame it selects. The window is redrawn whenever gdb stops
 or prompts, so that after next or step it shows the walk as it is now;
 a frame that changed since the last drawing is marked with "*" (and in
 reverse video). 'tui disable' (or Ctrl-x a) goes back to the plain
@@ -145,7 +168,7 @@ command line. make lab TUI=1 opens a lab with this layout."""
 if hasattr(gdb, "register_window_type"):
     gdb.register_window_type(LAYOUT, WalkWindow)
     try:
-        gdb.execute("tui new-layout {} src 1 {} 2 status 0 cmd 1".format(LAYOUT, LAYOUT),
+        gdb.execute("tui new-layout {} src 2 {} 2 status 0 cmd 1".format(LAYOUT, LAYOUT),
                     to_string=True)
     except gdb.error:
         pass  # a gdb built without the TUI: lx-walk-tui says so when asked

@@ -28,3 +28,12 @@ for dir in /symwalk/labs/*/; do
 		fi
 	done
 done
+# lab-trigger as a student misuses it: a prefix, an ambiguous one, a name of
+# no lab, a lab whose fixture this guest did not build (the gdb helpers'
+# tests are never set up here).
+echo "symwalk: begin trigger misuse"
+for arg in 04 0 no-such-lab gdb-depth; do
+	echo "lab-trigger $arg:"
+	(cd / && lab-trigger "$arg" 2>&1 | tail -1)
+done
+echo "symwalk: end trigger misuse"

@@ -37,8 +37,10 @@
  * "cwd=...") or "OP PATH: ERRNAME (message)" for each lookup; with -o, a
  * result that is FILE's inode says so, and a last line describes FILE's fd.
  * Exits 0 if every lookup succeeded, 1 if one failed, 2 on bad usage or a
- * failed preparation. While it makes the lookups, the guest's hostname is
- * COMM: a debugger's cue (see announce()).
+ * failed preparation. While it makes the lookups, and only then, the
+ * process is named COMM (breakpoints filter on it: the open of the trace
+ * file must not stop in them) and the guest's hostname is COMM: a
+ * debugger's cue (see announce()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -259,6 +261,7 @@ int main(int argc, char **argv)
 {
 	const char *comm = "symwalk-lab", *dir = NULL, *file = NULL, *op;
 	char path[PATH_MAX], text[PATH_MAX], saved_enable[16], hostname[HOST_NAME_MAX + 1];
+	char own_comm[16];
 	int opt, dirfd = AT_FDCWD, filefd = -1, unlink_file = 0, trace = 0;
 	int enable_fd = -1, failed = 0;
 	long count = 1;
@@ -347,7 +350,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	/* Breakpoints and traces filter on this name. */
-	if (prctl(PR_SET_NAME, comm) != 0) {
+	if (prctl(PR_GET_NAME, own_comm) != 0 || prctl(PR_SET_NAME, comm) != 0) {
 		perror("prctl(PR_SET_NAME)");
 		return 2;
 	}
@@ -377,6 +380,10 @@ int main(int argc, char **argv)
 		printf("\n");
 	}
 	announce(hostname);
+	if (prctl(PR_SET_NAME, own_comm) != 0) {
+		perror("prctl(PR_SET_NAME)");
+		return 2;
+	}
 
 	if (trace) {
 		/* Put the events' switch back as it was. */

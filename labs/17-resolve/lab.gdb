@@ -23,7 +23,15 @@ break nd_jump_root if $_streq($lx_current().comm, "symwalk-lab") ? ($lx_current(
 continue
 lx-lookup-flags $lx_nameidata()->flags
 lx-finish
+# 4. The same breakpoint, at the RESOLVE_IN_ROOT lookup.
 continue
 lx-nameidata
+lx-finish
+lx-nameidata
+# 5. The same lookup at its end: complete_walk() leaves RCU-walk, and a
+#    scoped walk keeps its root, grabbed.
+delete
+break complete_walk if $_streq($lx_current().comm, "symwalk-lab")
+continue
 lx-finish
 lx-nameidata

@@ -7,6 +7,8 @@ lx-nameidata
 #    no rename can run: gdb writes it.
 set var rename_lock.seqcount.seqcount.sequence = rename_lock.seqcount.seqcount.sequence + 2
 lx-nameidata
-# 3. The walk goes on.
+# 3. The walk goes on to its end (-EAGAIN: no second attempt); gdb stops
+#    where do_filp_open() hands its walk back.
 delete
+break restore_nameidata if $_streq($lx_current().comm, "symwalk-lab")
 continue

@@ -10,6 +10,14 @@ lx-nameidata
 #    one, unless SMP= asks for more), no rename could run anyway.
 set var $lx_nameidata()->path.dentry->d_seq.seqcount.sequence = $lx_nameidata()->path.dentry->d_seq.seqcount.sequence + 2
 lx-nameidata
-# 3. The walk goes on without a breakpoint.
+# 3. The walk goes on: lookup_fast() finds "dir" in the dcache, then checks
+#    the count of w, where it stands, against the stale sample.
 delete
+break lookup_fast if $_streq($lx_current().comm, "symwalk-lab")
+continue
+lx-finish
+# 4. The lookup goes on, its retry included; gdb stops where it hands its
+#    walk back, after its last attempt.
+delete
+break restore_nameidata if $_streq($lx_current().comm, "symwalk-lab")
 continue

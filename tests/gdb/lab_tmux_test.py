@@ -6,8 +6,9 @@ server of its own (TMUX_TMPDIR), so that neither the student's tmux nor
 their port 1234 is touched. The test types what a student types (send-keys)
 and reads the panes (capture-pane): the first screen, `continue`,
 `lab-trigger` in the guest pane, the stop at the lab's push,
-`lx-symlink-stack`, `quit`. Every wait is bounded; a failure shows both
-panes. Output: KTAP.
+`lx-symlink-stack`, `quit`; then make lab typed inside a tmux session of
+the student's own, with a client attached and with none. Every wait is
+bounded; a failure shows both panes. Output: KTAP.
 """
 import fcntl
 import os
@@ -40,35 +41,46 @@ def free_port():
         return s.getsockname()[1]
 
 
-class Lab:
-    """make lab on a pseudo-terminal, and its tmux session."""
+def wait(what, seconds):
+    """Wait until what() is true, at most seconds; its last value."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = what()
+        if value or time.monotonic() >= deadline:
+            return value
+        time.sleep(0.2)
 
-    def __init__(self, make_args=(), rows=50, columns=200):
-        """make_args: more for make lab (TUI=1); rows, columns: the size of
-        make lab's terminal."""
+
+class OwnTmux:
+    """A tmux server of the test's own (TMUX_TMPDIR), for one lab on a free
+    port: neither the student's tmux nor their port 1234 is touched.
+    run(argv, rows, columns) starts a program on a pseudo-terminal of that
+    size, whose output is read (so that it never blocks on it) and kept."""
+
+    def __init__(self):
         self.port = free_port()
         self.session = "symwalk-{}-{}".format(LAB, self.port)
         self.tmpdir = tempfile.mkdtemp(prefix="symwalk-tmux-")
         self.env = dict(os.environ, TMUX_TMPDIR=self.tmpdir)
         for name in ("TMUX", "MAKEFLAGS", "MAKELEVEL", "MFLAGS"):
             self.env.pop(name, None)
-        self.pid, self.master = pty.fork()
+        self.terminal = []
+        self.pid = None
+        self.status = None
+
+    def run(self, argv, rows, columns):
+        self.pid, master = pty.fork()
         if self.pid == 0:
-            # The size before make starts: the tmux session is made at it.
+            # The size before it starts: a tmux session is made at it.
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
             os.chdir(TOP)
-            os.execvpe("make", ["make", "-s", "lab", "LAB=" + LAB,
-                                "GDB_PORT={}".format(self.port)] + list(make_args), self.env)
-        self.terminal = []
-        self.status = None
-        threading.Thread(target=self.drain, daemon=True).start()
+            os.execvpe(argv[0], argv, self.env)
+        threading.Thread(target=self.drain, args=(master,), daemon=True).start()
 
-    def drain(self):
-        """Read what make and the tmux client write to the terminal, so
-        that they never block on it."""
+    def drain(self, master):
         while True:
             try:
-                data = os.read(self.master, 65536)
+                data = os.read(master, 65536)
             except OSError:
                 return
             if not data:
@@ -78,6 +90,37 @@ class Lab:
     def tmux(self, *args):
         return subprocess.run(["tmux"] + list(args), env=self.env, capture_output=True,
                               text=True, timeout=10)
+
+    def exited(self):
+        """Whether the program run (make lab, a tmux client) has ended."""
+        if self.status is None and self.pid:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = status
+        return self.status is not None
+
+    def close(self):
+        self.tmux("kill-server")
+        if self.pid and not self.exited():
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
+        # make lab's session file, named after this lab's port
+        session_file = os.path.join(TOP, "build", "student-run",
+                                    "lab-{}-port{}.session.json".format(LAB, self.port))
+        if os.path.exists(session_file):
+            os.remove(session_file)
+
+
+class Lab(OwnTmux):
+    """make lab on a pseudo-terminal, and its tmux session."""
+
+    def __init__(self, make_args=(), rows=50, columns=200):
+        """make_args: more for make lab (TUI=1); rows, columns: the size of
+        make lab's terminal."""
+        super().__init__()
+        self.run(["make", "-s", "lab", "LAB=" + LAB, "GDB_PORT={}".format(self.port)]
+                 + list(make_args), rows, columns)
 
     def screen(self, index, joined=False):
         """What a pane shows now, without its history; joined: a line the
@@ -96,13 +139,7 @@ class Lab:
         self.tmux("send-keys", "-t", "{}:0.{}".format(self.session, index), text, "Enter")
 
     def wait(self, what, seconds):
-        """Wait until what() is true, at most seconds; its last value."""
-        deadline = time.monotonic() + seconds
-        while True:
-            value = what()
-            if value or time.monotonic() >= deadline:
-                return value
-            time.sleep(0.2)
+        return wait(what, seconds)
 
     def alive(self):
         return self.tmux("has-session", "-t", self.session).returncode == 0
@@ -113,26 +150,6 @@ class Lab:
         or more, and the waits for the lab's screens start after it."""
         self.wait(lambda: self.alive() or self.exited(), seconds)
         return self.alive()
-
-    def exited(self):
-        """Whether make lab (or the tmux client it became) has ended."""
-        if self.status is None:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.status = status
-        return self.status is not None
-
-    def close(self):
-        self.tmux("kill-server")
-        if not self.exited():
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-        shutil.rmtree(self.tmpdir, ignore_errors=True)
-        # make lab's session file, named after this lab's port
-        session_file = os.path.join(TOP, "build", "student-run",
-                                    "lab-{}-port{}.session.json".format(LAB, self.port))
-        if os.path.exists(session_file):
-            os.remove(session_file)
 
 
 def check(name, ok, lab=None, detail=""):
@@ -147,6 +164,62 @@ def check(name, ok, lab=None, detail=""):
                      b"".join(lab.terminal)[-500:].decode(errors="replace"))
         detail = "\n".join(shown)
     return taplib.check(name, ok, detail)
+
+
+class StudentTmux(OwnTmux):
+    """A student's own tmux session ("student", 200x50), with a client
+    attached on a pseudo-terminal or none, from which make lab is typed."""
+
+    def __init__(self, attached):
+        super().__init__()
+        self.tmux("new-session", "-d", "-s", "student", "-x", "200", "-y", "50", "-c", TOP)
+        if attached:
+            self.run(["tmux", "attach", "-t", "student"], 50, 200)
+
+    def clients(self):
+        """The session each attached client shows."""
+        return self.tmux("list-clients", "-F", "#{client_session}").stdout.split()
+
+    def pane(self, target):
+        return self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", target).stdout
+
+    def make_lab(self):
+        self.tmux("send-keys", "-t", "student", "make -s lab LAB={} GDB_PORT={}".format(
+            LAB, self.port), "Enter")
+
+
+def check_inside_tmux():
+    """make lab typed in a tmux session of the student's own: with a client
+    attached, the client goes to the lab and, at quit, back to the
+    student's session; with none, the lab runs on its own and make lab
+    says how to reach it."""
+    student = StudentTmux(attached=True)
+    try:
+        wait(lambda: student.clients() == ["student"], 10)
+        student.make_lab()
+        gdb_pane = student.session + ":0.1"
+        done = wait(lambda: "its steps are done" in student.pane(gdb_pane), 240)
+        taplib.check("make lab inside tmux: the student's client is switched to the lab",
+                     done and student.clients() == [student.session],
+                     "clients on {}; the student's pane:\n{}".format(
+                         student.clients(), student.pane("student")[-1500:]))
+        student.tmux("send-keys", "-t", gdb_pane, "quit", "Enter")
+        back = wait(lambda: student.clients() == ["student"], 30)
+        taplib.check("quit: the client is back on the student's own session, the lab's gone",
+                     back and student.tmux("has-session", "-t", student.session).returncode,
+                     "clients on {}".format(student.clients()))
+    finally:
+        student.close()
+    student = StudentTmux(attached=False)
+    try:
+        student.make_lab()
+        said = wait(lambda: "no tmux client is attached" in student.pane("student"), 240)
+        taplib.check("make lab inside tmux with no client: the lab runs on its own, and make "
+                     "lab says how to reach it",
+                     said and student.tmux("has-session", "-t", student.session).returncode == 0
+                     and "Error" not in student.pane("student"), student.pane("student")[-1500:])
+    finally:
+        student.close()
 
 
 def main():
@@ -166,6 +239,8 @@ def main():
             check("the last lines say where the student is and what to type next",
                       re.search(r"the guest is paused in restore_nameidata\(\).*\n"
                                 r"  continue .*let the guest go on", first) is not None, lab)
+            check("before the steps, make lab says they show the answers to predict",
+                  "and the steps below show their answers" in first, lab)
             check("the first screen holds no traceback, no internal stop, no '?? ()'",
                       not NEVER.search(first), lab, "found: {}".format(
                           NEVER.search(first).group(0) if NEVER.search(first) else ""))
@@ -188,6 +263,7 @@ def main():
             check("quit in gdb ends the lab (the tmux session is gone)", ended, lab)
     finally:
         lab.close()
+    check_inside_tmux()
     taplib.done()
 
 

@@ -2,7 +2,8 @@
 """make lab TUI=1 in an 80x24 terminal, driven through tmux.
 
 The walk's window (lx-walk-tui) must open when the lab's steps are done,
-fit the terminal, and be redrawn at each stop: after lab-trigger stops gdb
+fit the terminal with room for the source (fs/namei.c at a push, not the
+header of its static branch), and be redrawn at each stop: after lab-trigger stops gdb
 at the first push, and after the nexts that carry the walk across the next
 push, where the new frame is marked as changed. Each screen the test saw
 is kept in build/run/tui-*.txt. Output: KTAP.
@@ -66,8 +67,15 @@ def main():
         check("continue: the trigger finishes and the guest shell starts", shell, lab)
         lab.type(0, "lab-trigger")
         pushed = lab.wait(lambda: FIRST.search(lab.screen(1)), 60)
-        keep(lab, "first-push")
+        screen = keep(lab, "first-push")
         check("lab-trigger: the window shows l3 pushed, marked as changed", pushed, lab)
+        lines = screen.splitlines()
+        source = lines[1:next((i for i, line in enumerate(lines) if line.startswith("└")),
+                              1)]
+        check("at that stop the source window shows fs/namei.c, not the static branch's "
+              "header, with the stop's line marked (>) among at least 4 lines",
+              lines and "fs/namei.c" in lines[0] and len(source) >= 4 and
+              any(re.match(r"^│\s*>\s*\d+ ", line) for line in source), lab)
         crossed = False
         for _ in range(40):
             before = lab.screen(1)

@@ -26,6 +26,18 @@ for dir in "$top"/exercises/*/; do
 	if [[ -f $dir/start.patch ]]; then
 		check "$name: start.patch applies to the series" apply "$dir/start.patch"
 		start=start.patch
+		commit=$(python3 "$top/scripts/exercise.py" starting-commit "$name")
+		check "$name: the starting commit is the series with start.patch, on the pristine source" \
+			test "$(git -C "$linux" rev-parse "$commit^{tree}")" = \
+			"$(GIT_INDEX_FILE=$index git -C "$linux" write-tree)" -a \
+			"$(git -C "$linux" rev-parse "$commit^")" = \
+			"$(git -C "$linux" rev-list --max-parents=0 main)"
+		# Each line the solution adds (but short ones, such as " */"), as a
+		# line the diff of the start removes.
+		answer=$(grep '^+[^+]' "$dir/solution.patch" | sed 's/^+/-/' | grep -E '^-.{12}')
+		check "$name: git show of the starting commit does not show the solution's lines removed" \
+			bash -c '! git -C "$1" show "$2" | grep -qxF -f <(printf "%s\n" "$3")' _ \
+			"$linux" "$commit" "$answer"
 	fi
 	check "$name: solution.patch applies to $start" apply --check "$dir/solution.patch"
 	for wrong in "$dir"/wrong-*.patch; do

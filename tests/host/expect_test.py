@@ -33,7 +33,12 @@ case("a reference to a group that matched nothing is not met", [r"^  depth: (?P=
 got = [m is not None for _, m in guest.check_lab_output(
     ["^a"], "a\nPython Exception <class 'gdb.error'>: x\nBreakpoint -18, f ()\n", "")]
 check("no lab output may hold a traceback, an internal breakpoint's stop",
-      got == [True, True, False, False, True], "got {}".format(got))
+      got == [True, True, False, False, True, True], "got {}".format(got))
+got = [m is not None for _, m in guest.check_lab_output(
+    ["^a"], "a\nsymwalk: the steps ran on into the next lab; the rest of them are "
+    "skipped.\n", "")]
+check("no lab's steps may end with the guest running on (into the next lab)",
+      got == [True, True, True, True, True, False], "got {}".format(got))
 got = [m is not None for _, m in guest.check_lab_output(
     ["^a", "console: ^stat x: ELOOP", "^b", "console: ^never"], OUTPUT, "boot\nstat x: ELOOP\n")]
 check("console patterns are matched against the console",

@@ -99,6 +99,15 @@ graded = grade.grade(qs, {"links": "three", "depth": "2"}, GDB, CONSOLE)
 lines = [line for _, _, line in graded]
 check("an answer of the wrong kind, a missing one: wrong, each said",
       "is not a number" in lines[0] and graded[1][1] and "no answer" in lines[2], lines)
+check("a missing or malformed answer gives nothing of the run away",
+      not any(word in line for line in lines[:1] + lines[2:] for word in ("run showed", "Three",
+                                                                            "Two.", "Budget")),
+      lines)
+not_graded = grade.unanswered(qs, {"links": "three", "depth": "2", "pushes": "",
+                                "mode": "REF", "error": "-ELOOP"})
+check("the answers refused before the run: the blank and the malformed ones, by ID",
+      [line.split(":")[0] for line in not_graded] == ["links", "pushes"]
+      and "is not a number" in not_graded[0] and "no answer yet" in not_graded[1], not_graded)
 graded = grade.grade(qs, reference, "", "")
 check("a run that does not show a value fails the question, saying so",
       all(not right and "did not show" in line for _, right, line in graded[:2]),

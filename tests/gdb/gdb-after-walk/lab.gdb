@@ -20,4 +20,8 @@ lx-lookup-flags -1
 p $lx_err(-10)
 p $lx_err((char *)-40)
 p $lx_err(0)
+p $lx_err(0xfffffffffffffff6)
+p $lx_err(40)
 lx-walk-break no-such-process
+lx-walk-break -c ls -p /x
+lx-walk-break /no/such/path

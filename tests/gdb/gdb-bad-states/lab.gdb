@@ -31,6 +31,11 @@ attempt("not a nameidata", "lx-symlink-stack " + copy)
 gdb.execute("set var *{0} = *$lx_nameidata()".format(copy))
 gdb.execute("set var {0}->saved = $lx_nameidata()".format(copy))
 attempt("nested", "lx-nameidata " + copy)
+# mount_lock held by a writer (odd), as a student's slip of +1 leaves it;
+# put back before the guest runs, or every reader would spin.
+gdb.execute("set var mount_lock.seqcount.seqcount.sequence += 1")
+gdb.execute("lx-nameidata")
+gdb.execute("set var mount_lock.seqcount.seqcount.sequence -= 1")
 end
 # While gdb deems the guest running: inside a breakpoint's stop(), where
 # gdb decides whether to stop. (No command may run there: a gdb.execute()
