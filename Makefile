@@ -98,12 +98,15 @@ $(GUEST_BIN)/tests/%: tests/guest/%.c $(wildcard tests/guest/*.h) $(HARNESS)
 	gcc $(GUEST_CFLAGS) -o $@ $<
 
 # The differential fuzzer and the race link the userspace model of the walk
-# and live with it, in model/fuzz/.
-MODEL_FILES := $(wildcard model/*.[ch] model/fuzz/*.[ch])
+# and live with it, in model/fuzz/; they name the events' symbolic values
+# as the tree's namei.h does (scripts/symwalk/events.py).
+MODEL_FILES := $(wildcard model/*.[ch] model/fuzz/*.[ch]) model/Makefile \
+	       scripts/symwalk/events.py $(TREE)/include/trace/events/namei.h
 MODEL_GUEST_TESTS := $(addprefix $(GUEST_BIN)/tests/,fuzz_walk race_walk)
 GUEST_TESTS += $(MODEL_GUEST_TESTS)
 $(MODEL_GUEST_TESTS) &: $(MODEL_FILES) $(HARNESS)
-	@$(MAKE) -s -C model guest OUT=$(abspath $(@D)) KSELFTEST=$(abspath $(SELFTESTS))
+	@$(MAKE) -s -C model guest OUT=$(abspath $(@D)) KSELFTEST=$(abspath $(SELFTESTS)) \
+		TREE=$(abspath $(TREE)) GEN=$(abspath $(BUILD)/model)
 
 $(GUEST_BIN)/tests/ksft-namei-%: $(SELFTESTS)/namei/%.c $(HARNESS)
 	@mkdir -p $(@D)

@@ -10,6 +10,7 @@ packages=(
 	gcc make bc flex bison libelf-dev libssl-dev libc6-dev
 	cpio xz-utils git
 	tmux			# console and gdb side by side in `make lab`
+	libtracefs-dev libtraceevent-dev pkg-config	# the fuzzer's trace reader, static
 	"$@"
 )
 

@@ -40,8 +40,8 @@
  * to the root and -ELOOP, with their depths, link counts, names and
  * reasons. (Where RCU-walk gives up, which depends on caches and atime,
  * is the kernel's alone: the model predicts the attempt that answers.)
- * The events are read as the ring buffer's records; those of the first
- * calls are also read as the trace file's lines, and must be the same.
+ * The events are read as the ring buffer's records, with libtracefs and
+ * libtraceevent.
  *
  * The first mismatch of each operation, of answers or of events, is reduced
  * while it stays a mismatch of the same kind with the same errnos (or
@@ -50,9 +50,8 @@
  * printed as a listing of the tree, the call, both answers and, for events,
  * both lists, with the options that replay it.
  *
- * Prints TAP, a line per operation, one for the balance of the events and
- * one for the records against the lines; exits non-zero on any mismatch,
- * unbalanced call or difference.
+ * Prints TAP, a line per operation and one for the balance of the events;
+ * exits non-zero on any mismatch or unbalanced call.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
@@ -75,12 +74,9 @@
 
 #define DEFAULT_SEED	1
 #define DEFAULT_CASES	10000
-/* Calls whose events are also read as lines (of 59,520 in a default run). */
-#define CALLS_COMPARED	1000
 #define CASES_PER_TREE	100
 #define PATH_SIZE	(PATH_MAX + 64)	/* room for paths that are too long */
 #define MAX_ROUNDS	20		/* of reduction */
-#define TRACEFS		"/sys/kernel/tracing"
 
 enum op_kind {
 	OP_STAT, OP_LSTAT, OP_CREAT, OP_NO_SYMLINKS, OP_BENEATH, OP_IN_ROOT,
@@ -1174,7 +1170,7 @@ static __noreturn void fuzz(const struct options *opts)
 	int err;
 
 	ksft_print_header();
-	ksft_set_plan(OP_COUNT + 2);
+	ksft_set_plan(OP_COUNT + 1);
 	ksft_print_msg("seed %llu, cases %lu to %lu, %u cases a tree\n",
 		       (unsigned long long)opts->seed, opts->first, opts->cases - 1,
 		       CASES_PER_TREE);
@@ -1245,19 +1241,6 @@ static __noreturn void fuzz(const struct options *opts)
 				 balance.violations);
 	else
 		ksft_test_result_skip("events: the kernel has no namei events\n");
-	if (trace) {
-		struct trace_lines_compared *compared = &trace->compared;
-
-		if (compared->differ)
-			ksft_print_msg("records and lines: first difference, seed %llu, %s\n",
-				       (unsigned long long)opts->seed, compared->first);
-		ksft_test_result(compared->calls && !compared->differ,
-				 "records: %lu calls' %lu events read as records and as lines, "
-				 "%lu calls differ\n", compared->calls, compared->events,
-				 compared->differ);
-	} else {
-		ksft_test_result_skip("records: the kernel has no namei events\n");
-	}
 	trace_lookup_free(&traced);
 	free(tree_inodes);
 	ksft_finished();
@@ -1266,10 +1249,7 @@ static __noreturn void fuzz(const struct options *opts)
 /* The child of kernel_trace_fork(): fuzz in a scratch root at @dir. */
 static void fuzz_in_scratch(const char *dir, struct kernel_trace *kernel_trace, void *opts)
 {
-	if (kernel_trace) {
-		trace = kernel_trace;
-		trace->calls_to_compare = CALLS_COMPARED;
-	}
+	trace = kernel_trace;
 	enter_scratch(dir);
 	fuzz(opts);
 }
@@ -1300,5 +1280,5 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || opts.first >= opts.cases)
 		usage();
-	return kernel_trace_fork(parent, TRACEFS, TRACE_RECORDS, fuzz_in_scratch, &opts);
+	return kernel_trace_fork(parent, fuzz_in_scratch, &opts);
 }

@@ -7,31 +7,45 @@
  * the "counter" clock, which orders the events of all CPUs as they
  * happened even when the caller moves between CPUs. A mark written to its
  * trace_marker before the call and one after delimit the call's events;
- * events of other processes, which tracefs shows among them, are skipped
- * by their pid. A call's events are read as records (trace_raw.c) and
- * turned into what their lines would say; kernel_trace_next() reads lines.
+ * events of other processes, which the instance records among them, are
+ * skipped by their common_pid.
+ *
+ * libtracefs makes the instance and reads its trace_pipe_raw files;
+ * libtraceevent parses the events' formats and the pages, and reads each
+ * field of a record by its name. The symbolic fields (attempt, reason,
+ * mode) are named from the tables that scripts/symwalk/events.py makes of
+ * the series' namei.h (namei_events.h), never from a TP_printk().
+ *
+ * All of it is made and opened before the fork: the child chroots, where
+ * no tracefs path resolves. So the CPUs' files are opened once, and
+ * drain() reads them as tracefs_iterate_raw_events() would, which opens
+ * them by path at each call.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "kernel_trace.h"
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
 
-#define EVENT_PREFIX	"namei_"
-#define MARK_EVENT	"tracing_mark_write"
+#include "kernel_trace.h"
+#include "namei_events.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define MARK_PREFIX	"fuzz_walk"
 #define BUFFER_KB	"2048"	/* per CPU: far more than one call fires */
 #define MAX_LEVELS	8	/* walks nested in one another */
-#define NO_NAMEI_EVENTS	1	/* kernel_trace_open(): not an error */
+#define MAX_KEYS	8	/* of one event */
+
+_Static_assert(NAMEI_EVENT_NAME_MAX == WALK_EVENT_NAME_MAX,
+	       "namei.h cuts names where the model does not");
 
 enum {
 	F_LEVEL = 1 << 0, F_DEPTH = 1 << 1, F_LINKS = 1 << 2, F_ERROR = 1 << 3,
@@ -58,204 +72,10 @@ static const struct {
 	{ "jump_link", F_LEVEL | F_DEPTH | F_LINK | F_MODE | F_ERROR },
 };
 
-static int write_file(int dirfd, const char *path, const char *text)
-{
-	int fd = openat(dirfd, path, O_WRONLY | O_CLOEXEC), err = 0;
-	ssize_t len = (ssize_t)strlen(text);
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != len)
-		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	return err;
-}
-
-static int kernel_trace_open(struct kernel_trace *trace, const char *tracefs,
-			     enum trace_reading reading);
-static int kernel_trace_remove(struct kernel_trace *trace);
-
-int kernel_trace_fork(const char *parent, const char *tracefs, enum trace_reading reading,
-		      void (*child)(const char *dir, struct kernel_trace *trace, void *arg),
-		      void *arg)
-{
-	struct kernel_trace trace;
-	char dir[PATH_MAX], why[PATH_MAX + 64];
-	int status, err;
-	pid_t pid;
-
-	snprintf(dir, sizeof(dir), "%s/%s.XXXXXX", parent, program_invocation_short_name);
-	if (!mkdtemp(dir)) {
-		snprintf(why, sizeof(why), "mkdtemp %s: %s", dir, strerror(errno));
-		goto bail_out;
-	}
-	err = kernel_trace_open(&trace, tracefs, reading);
-	if (err < 0) {
-		snprintf(why, sizeof(why), "a trace instance in %s: %s", tracefs, strerror(-err));
-		rmdir(dir);
-		goto bail_out;
-	}
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		child(dir, err ? NULL : &trace, arg);
-		exit(1);
-	}
-	if (pid < 0)
-		snprintf(why, sizeof(why), "fork: %s", strerror(errno));
-	else if (waitpid(pid, &status, 0) != pid)
-		snprintf(why, sizeof(why), "waitpid: %s", strerror(errno));
-	else if (!err && (err = kernel_trace_remove(&trace)))
-		snprintf(why, sizeof(why), "removing the trace instance: %s", strerror(-err));
-	else if (rmdir(dir))
-		snprintf(why, sizeof(why), "rmdir %s: %s", dir, strerror(errno));
-	else if (WIFSIGNALED(status))
-		snprintf(why, sizeof(why), "%s died of signal %d",
-			 program_invocation_short_name, WTERMSIG(status));
-	else
-		return WEXITSTATUS(status);
-bail_out:
-	printf("Bail out! %s\n", why);
-	return 1;
-}
-
-static int load_formats(struct kernel_trace *trace, const char *tracefs);
-
-/* The instance made: set it up, and open what is read and written in it. */
-static int set_up_instance(struct kernel_trace *trace, const char *tracefs,
-			   enum trace_reading reading)
-{
-	int dirfd, err;
-
-	dirfd = openat(trace->instances_fd, trace->instance, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (dirfd < 0)
-		return -errno;
-	trace->instance_fd = dirfd;
-	err = write_file(dirfd, "buffer_size_kb", BUFFER_KB);
-	if (!err)
-		err = write_file(dirfd, "trace_clock", "counter");
-	if (!err)
-		err = write_file(dirfd, "events/namei/enable", "1");
-	if (err)
-		return err;
-	trace->marker_fd = openat(dirfd, "trace_marker", O_WRONLY | O_CLOEXEC);
-	trace->tracing_on_fd = openat(dirfd, "tracing_on", O_WRONLY | O_CLOEXEC);
-	if (trace->marker_fd < 0 || trace->tracing_on_fd < 0)
-		return -errno;
-	if (reading == TRACE_LINES) {
-		trace->pipe_fd = openat(dirfd, "trace_pipe", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		return trace->pipe_fd < 0 ? -errno : 0;
-	}
-	err = raw_buffer_open(&trace->raw, dirfd);
-	return err ? err : load_formats(trace, tracefs);
-}
-
 /*
- * Make the instance under @tracefs (e.g. /sys/kernel/tracing) and turn the
- * namei events on in it. Return 0, NO_NAMEI_EVENTS if the kernel has none,
- * or a negative errno.
- */
-static int kernel_trace_open(struct kernel_trace *trace, const char *tracefs,
-			     enum trace_reading reading)
-{
-	char path[PATH_MAX];
-	int err;
-
-	*trace = (struct kernel_trace){ .marker_fd = -1, .pipe_fd = -1, .tracing_on_fd = -1,
-					.instance_fd = -1 };
-	snprintf(path, sizeof(path), "%s/events/namei", tracefs);
-	if (access(path, F_OK))
-		return errno == ENOENT ? NO_NAMEI_EVENTS : -errno;
-	snprintf(path, sizeof(path), "%s/instances", tracefs);
-	trace->instances_fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (trace->instances_fd < 0)
-		return -errno;
-	snprintf(trace->instance, sizeof(trace->instance), "%s-%d",
-		 program_invocation_short_name, getpid());
-	if (mkdirat(trace->instances_fd, trace->instance, 0755)) {
-		err = -errno;
-		close(trace->instances_fd);
-		return err;
-	}
-	err = set_up_instance(trace, tracefs, reading);
-	if (err)
-		kernel_trace_remove(trace);
-	return err;
-}
-
-static void kernel_trace_close_files(struct kernel_trace *trace)
-{
-	if (trace->marker_fd >= 0)
-		close(trace->marker_fd);
-	if (trace->pipe_fd >= 0)
-		close(trace->pipe_fd);
-	if (trace->tracing_on_fd >= 0)
-		close(trace->tracing_on_fd);
-	if (trace->instance_fd >= 0)
-		close(trace->instance_fd);
-	trace->marker_fd = trace->pipe_fd = trace->tracing_on_fd = trace->instance_fd = -1;
-	raw_buffer_close(&trace->raw);
-	trace_lookup_free(&trace->lines);
-}
-
-/* Close what is open in the instance, and remove it. */
-static int kernel_trace_remove(struct kernel_trace *trace)
-{
-	int err = 0;
-
-	kernel_trace_close_files(trace);
-	if (unlinkat(trace->instances_fd, trace->instance, AT_REMOVEDIR))
-		err = -errno;
-	close(trace->instances_fd);
-	trace->instances_fd = -1;
-	return err;
-}
-
-static int mark(struct kernel_trace *trace, const char *what)
-{
-	char text[64];
-	ssize_t len;
-
-	len = snprintf(text, sizeof(text), "fuzz_walk %s %lu", what, trace->serial);
-	if (write(trace->marker_fd, text, len) != len)
-		return -errno;
-	return 0;
-}
-
-/*
- * Between two calls, the model and the tree's builder make lookups of
- * their own: recorded, their events would be read back only to be skipped
- * (two fifths of the fuzzer's time under TCG, when it read them as text).
- */
-static int set_tracing_on(struct kernel_trace *trace, bool on)
-{
-	if (pwrite(trace->tracing_on_fd, on ? "1" : "0", 1, 0) != 1)
-		return -errno;
-	return 0;
-}
-
-int kernel_trace_begin(struct kernel_trace *trace)
-{
-	int err = set_tracing_on(trace, true);
-
-	trace->serial++;
-	return err ? err : mark(trace, "begin");
-}
-
-/* Copy a field's value, cut to the size of @dst like the events cut it. */
-static void copy_value(char *dst, size_t size, const char *value)
-{
-	size_t len = strnlen(value, size - 1);
-
-	memcpy(dst, value, len);
-	dst[len] = '\0';
-}
-
-/*
- * Every field an event may print: an int, a string of @size bytes at
- * @offset, or one not checked. Found by its first letter before strcmp():
- * race_walk parses every line as it races.
+ * Every key an event may print, and the member of struct namei_event it
+ * fills: an int, a string (a name, or the name of a symbolic value), or
+ * none.
  */
 enum key_kind { KEY_INT, KEY_STRING, KEY_IGNORED };
 
@@ -266,10 +86,10 @@ static const struct {
 	size_t offset, size;
 } event_keys[] = {
 #define INT_FIELD(k, flag, member) \
-	{ k, KEY_INT, flag, offsetof(struct trace_event, member), sizeof(int) }
+	{ k, KEY_INT, flag, offsetof(struct namei_event, member), sizeof(int) }
 #define STRING_FIELD(k, flag, member) \
-	{ k, KEY_STRING, flag, offsetof(struct trace_event, member), \
-	  sizeof(((struct trace_event *)0)->member) }
+	{ k, KEY_STRING, flag, offsetof(struct namei_event, member), \
+	  sizeof(((struct namei_event *)0)->member) }
 	INT_FIELD("level", F_LEVEL, level),
 	INT_FIELD("depth", F_DEPTH, depth),
 	INT_FIELD("links", F_LINKS, links),
@@ -293,71 +113,334 @@ static const struct {
 	{ "done", KEY_IGNORED, F_IGNORED, 0, 0 },
 };
 
-static int set_field(struct trace_event *event, const char *key, const char *value)
+/* A namei event's record format: each key's field, found once by name. */
+struct event_format {
+	struct tep_event *event;
+	const struct namei_event_type *type;
+	struct tep_format_field *fields[MAX_KEYS];
+	unsigned char keys[MAX_KEYS];	/* in event_keys */
+};
+
+/* One CPU's trace_pipe_raw, and the page of it being read. */
+struct cpu_reader {
+	struct tracefs_cpu *tcpu;
+	struct kbuffer *kbuf;
+	void *page;
+	void *data;		/* the record to read next, or NULL */
+	unsigned long long ts;	/* its time */
+	unsigned int pages;	/* read by this drain() */
+};
+
+struct kernel_trace {
+	struct tracefs_instance *instance;
+	struct tep_handle *tep;
+	int tracing_on_fd;	/* off between calls: the model's own lookups */
+	unsigned long serial;	/* of the last system call traced */
+	struct tep_event *mark;	/* trace_marker's: ftrace's print */
+	struct tep_format_field *common_pid;	/* the same in every event */
+	struct event_format formats[ARRAY_SIZE(namei_event_types)];
+	struct cpu_reader *cpus;
+	int cpu_count;
+};
+
+/* What one read keeps of the records it goes through. */
+struct reading {
+	pid_t tid;
+	const char *begin, *end;	/* the marks around a call, or NULL */
+	bool begun, ended;
+	unsigned int page_limit;	/* of each CPU, or 0: all there is */
+	unsigned int pages;		/* read */
+	unsigned long lost;		/* pages after lost events */
+	struct trace_lookup *lookup;
+};
+
+/* libtracefs and libtraceevent fail with -1 and, mostly, errno. */
+static int lib_error(void)
 {
-	size_t i;
+	return errno ? -errno : -EIO;
+}
 
-	for (i = 0; i < sizeof(event_keys) / sizeof(event_keys[0]); i++) {
-		char *field = (char *)event + event_keys[i].offset;
+static int bad_vocabulary(const char *event, const char *key, const char *why)
+{
+	fprintf(stderr, "%s: namei_%s: %s: %s\n", program_invocation_short_name, event,
+		key, why);
+	return -EPROTO;
+}
 
-		if (key[0] != event_keys[i].key[0] || strcmp(key, event_keys[i].key))
-			continue;
-		if (event_keys[i].kind == KEY_INT)
-			*(int *)field = atoi(value);
-		else if (event_keys[i].kind == KEY_STRING)
-			copy_value(field, event_keys[i].size, value);
-		event->fields |= event_keys[i].flag;
+/*
+ * Find @type's event and each field its keys print, and check that they
+ * fill the members of struct namei_event that the checks read, each from
+ * a value of the kind the member holds. Return 0, -ENOENT if the kernel
+ * has no such event, or -EPROTO.
+ */
+static int load_format(struct kernel_trace *trace, struct event_format *format,
+		       const struct namei_event_type *type)
+{
+	char name[64];
+	unsigned int fields = 0, i;
+	size_t k;
+
+	snprintf(name, sizeof(name), "%s_%s", NAMEI_EVENT_SYSTEM, type->name);
+	format->type = type;
+	format->event = tep_find_event_by_name(trace->tep, NAMEI_EVENT_SYSTEM, name);
+	if (!format->event)
+		return -ENOENT;
+	if (type->key_count > MAX_KEYS)
+		return bad_vocabulary(type->name, "keys", "more than fuzz_walk reads");
+	for (i = 0; i < type->key_count; i++) {
+		const struct namei_event_key *key = type->keys + i;
+		bool symbolic = key->symbols || key->flag;
+
+		for (k = 0; k < ARRAY_SIZE(event_keys); k++)
+			if (!strcmp(key->name, event_keys[k].key))
+				break;
+		if (k == ARRAY_SIZE(event_keys))
+			return bad_vocabulary(type->name, key->name, "a key fuzz_walk does not know");
+		if (event_keys[k].kind == KEY_INT ? key->string || symbolic :
+		    event_keys[k].kind == KEY_STRING && !key->string && !symbolic)
+			return bad_vocabulary(type->name, key->name, "a value of a form not read here");
+		format->fields[i] = tep_find_field(format->event, key->field);
+		if (!format->fields[i])
+			return bad_vocabulary(type->name, key->field, "no such field in its format");
+		format->keys[i] = k;
+		fields |= event_keys[k].flag;
+	}
+	for (k = 0; k < ARRAY_SIZE(event_fields); k++)
+		if (!strcmp(type->name, event_fields[k].type))
+			return fields == event_fields[k].fields ? 0 :
+				bad_vocabulary(type->name, "keys", "not the keys it must print");
+	return bad_vocabulary(type->name, "event", "an event fuzz_walk does not know");
+}
+
+/*
+ * The formats of the namei events and of trace_marker's, parsed from the
+ * kernel's. Return 0, 1 if the kernel has no namei events, or a negative
+ * errno.
+ */
+static int load_formats(struct kernel_trace *trace)
+{
+	const char *systems[] = { NAMEI_EVENT_SYSTEM, "ftrace", NULL };
+	unsigned int i, found = 0;
+	int err = 0;
+
+	trace->tep = tracefs_local_events_system(NULL, systems);
+	if (!trace->tep)
+		return lib_error();
+	trace->mark = tep_find_event_by_name(trace->tep, "ftrace", "print");
+	if (!trace->mark)
+		return -ENOENT;
+	trace->common_pid = tep_find_common_field(trace->mark, "common_pid");
+	if (!trace->common_pid || !tep_find_field(trace->mark, "buf"))
+		return bad_vocabulary("print", "buf", "trace_marker's event has no text");
+	for (i = 0; i < ARRAY_SIZE(namei_event_types); i++) {
+		err = load_format(trace, trace->formats + i, namei_event_types + i);
+		if (err && err != -ENOENT)
+			return err;
+		found += !err;
+	}
+	if (!found)
+		return 1;
+	return found == i ? 0 : bad_vocabulary("*", "events", "not those of namei.h");
+}
+
+/* Each CPU's trace_pipe_raw, open, and a page to read it into. */
+static int open_cpus(struct kernel_trace *trace)
+{
+	long count = sysconf(_SC_NPROCESSORS_CONF);
+	struct cpu_reader *c;
+
+	trace->cpus = calloc(count > 0 ? count : 1, sizeof(*trace->cpus));
+	if (!trace->cpus)
+		return -ENOMEM;
+	for (; trace->cpu_count < count; trace->cpu_count++) {
+		c = trace->cpus + trace->cpu_count;
+		c->tcpu = tracefs_cpu_open(trace->instance, trace->cpu_count, true);
+		if (!c->tcpu)
+			return lib_error();
+		c->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
+		c->page = malloc(tracefs_cpu_read_size(c->tcpu));
+		if (!c->kbuf || !c->page)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Make the instance, turn the namei events on in it, and open what is
+ * read and written in it. Return 0, 1 if the kernel has no namei events,
+ * or a negative errno.
+ */
+static int kernel_trace_open(struct kernel_trace *trace)
+{
+	char name[64];
+	int err;
+
+	*trace = (struct kernel_trace){ .tracing_on_fd = -1 };
+	err = load_formats(trace);
+	if (err)
+		return err;
+	snprintf(name, sizeof(name), "%s-%d", program_invocation_short_name, getpid());
+	trace->instance = tracefs_instance_create(name);
+	if (!trace->instance)
+		return lib_error();
+	if (tracefs_instance_file_write(trace->instance, "buffer_size_kb", BUFFER_KB) < 0 ||
+	    tracefs_instance_file_write(trace->instance, "trace_clock", "counter") < 0 ||
+	    tracefs_event_enable(trace->instance, NAMEI_EVENT_SYSTEM, NULL) ||
+	    tracefs_print_init(trace->instance))
+		return lib_error();
+	trace->tracing_on_fd = tracefs_trace_on_get_fd(trace->instance);
+	if (trace->tracing_on_fd < 0)
+		return lib_error();
+	return open_cpus(trace);
+}
+
+/* Close what is open in the instance, remove it, and free the rest. */
+static int kernel_trace_remove(struct kernel_trace *trace)
+{
+	int i, err = 0;
+
+	for (i = 0; i < trace->cpu_count; i++) {
+		tracefs_cpu_close(trace->cpus[i].tcpu);
+		kbuffer_free(trace->cpus[i].kbuf);
+		free(trace->cpus[i].page);
+	}
+	free(trace->cpus);
+	if (trace->tracing_on_fd >= 0)
+		close(trace->tracing_on_fd);
+	if (trace->instance) {
+		tracefs_print_close(trace->instance);
+		if (tracefs_instance_destroy(trace->instance))
+			err = lib_error();
+		tracefs_instance_free(trace->instance);
+	}
+	tep_free(trace->tep);
+	return err;
+}
+
+int kernel_trace_fork(const char *parent,
+		      void (*child)(const char *dir, struct kernel_trace *trace, void *arg),
+		      void *arg)
+{
+	struct kernel_trace trace;
+	char dir[PATH_MAX], why[PATH_MAX + 64];
+	int status, err;
+	pid_t pid;
+
+	snprintf(dir, sizeof(dir), "%s/%s.XXXXXX", parent, program_invocation_short_name);
+	if (!mkdtemp(dir)) {
+		snprintf(why, sizeof(why), "mkdtemp %s: %s", dir, strerror(errno));
+		goto bail_out;
+	}
+	errno = 0;
+	err = kernel_trace_open(&trace);
+	if (err < 0) {
+		snprintf(why, sizeof(why), "a trace instance: %s", strerror(-err));
+		kernel_trace_remove(&trace);
+		rmdir(dir);
+		goto bail_out;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		child(dir, err ? NULL : &trace, arg);
+		exit(1);
+	}
+	if (pid < 0)
+		snprintf(why, sizeof(why), "fork: %s", strerror(errno));
+	else if (waitpid(pid, &status, 0) != pid)
+		snprintf(why, sizeof(why), "waitpid: %s", strerror(errno));
+	else if ((err = kernel_trace_remove(&trace)))
+		snprintf(why, sizeof(why), "removing the trace instance: %s", strerror(-err));
+	else if (rmdir(dir))
+		snprintf(why, sizeof(why), "rmdir %s: %s", dir, strerror(errno));
+	else if (WIFSIGNALED(status))
+		snprintf(why, sizeof(why), "%s died of signal %d",
+			 program_invocation_short_name, WTERMSIG(status));
+	else
+		return WEXITSTATUS(status);
+bail_out:
+	printf("Bail out! %s\n", why);
+	return 1;
+}
+
+/* Copy a string of at most @len bytes, cut to the size of @dst. */
+static void copy_bytes(char *dst, size_t size, const char *value, size_t len)
+{
+	len = strnlen(value, len < size - 1 ? len : size - 1);
+	memcpy(dst, value, len);
+	dst[len] = '\0';
+}
+
+/* Copy a value, cut to the size of @dst like the events cut it. */
+static void copy_value(char *dst, size_t size, const char *value)
+{
+	copy_bytes(dst, size, value, size);
+}
+
+/* The name namei.h gives a symbolic field's @value, into @dst. */
+static int symbol_name(const struct namei_event_type *type, const struct namei_event_key *key,
+		       unsigned long long value, char *dst, size_t size)
+{
+	unsigned int i;
+
+	if (!key->symbols) {
+		copy_value(dst, size, key->choice[value & key->flag ? 0 : 1]);
 		return 0;
 	}
-	return -EPROTO;
-}
-
-/* A quoted value ends at a quote followed by a space or the line's end. */
-int trace_event_parse(char *text, struct trace_event *event)
-{
-	char *p = strstr(text, ": "), *key, *value, *end;
-	size_t i;
-
-	if (!p)
-		return -EPROTO;
-	*p = '\0';
-	memset(event, 0, sizeof(*event));
-	copy_value(event->type, sizeof(event->type), text);
-	for (p += 2; *p;) {
-		while (*p == ' ')
-			p++;
-		key = p;
-		p = strchr(p, '=');
-		if (!p)
-			return -EPROTO;
-		*p++ = '\0';
-		if (*p == '"') {
-			value = ++p;
-			for (end = strchr(p, '"'); end && end[1] && end[1] != ' ';
-			     end = strchr(end + 1, '"'))
-				;
-			if (!end)
-				return -EPROTO;
-		} else {
-			value = p;
-			end = p + strcspn(p, " ");
+	for (i = 0; i < key->symbol_count; i++)
+		if (key->symbols[i].value == (int)value) {
+			copy_value(dst, size, key->symbols[i].name);
+			return 0;
 		}
-		p = *end ? end + 1 : end;
-		*end = '\0';
-		if (set_field(event, key, value))
-			return -EPROTO;
-	}
-	for (i = 0; i < sizeof(event_fields) / sizeof(event_fields[0]); i++)
-		if (!strcmp(event->type, event_fields[i].type))
-			return event->fields == event_fields[i].fields ? 0 : -EPROTO;
-	return -EPROTO;
+	fprintf(stderr, "%s: namei_%s: %s=%llu, a value namei.h does not name\n",
+		program_invocation_short_name, type->name, key->name, value);
+	return -EBADMSG;
 }
 
-static int add_event(struct trace_lookup *lookup, const struct trace_event *event)
+/* @record's fields, each read by its name, into @event. */
+static int event_of_record(const struct event_format *format, struct tep_record *record,
+			   struct namei_event *event)
+{
+	const char *end = (const char *)record->data + record->size, *text;
+	unsigned long long value;
+	unsigned int i;
+	int len, err;
+
+	memset(event, 0, sizeof(*event));
+	copy_value(event->type, sizeof(event->type), format->type->name);
+	for (i = 0; i < format->type->key_count; i++) {
+		const struct namei_event_key *key = format->type->keys + i;
+		const typeof(event_keys[0]) *member = event_keys + format->keys[i];
+		char *field = (char *)event + member->offset;
+
+		event->fields |= member->flag;
+		if (member->kind == KEY_IGNORED)
+			continue;
+		if (key->string) {
+			text = tep_get_field_raw(NULL, format->event, key->field, record, &len, 0);
+			if (!text || len < 0 || text + len > end)
+				return -EBADMSG;
+			copy_bytes(field, member->size, text, len);
+			continue;
+		}
+		if (tep_read_number_field(format->fields[i], record->data, &value))
+			return -EBADMSG;
+		if (member->kind == KEY_INT) {
+			*(int *)field = (int)value;
+			continue;
+		}
+		err = symbol_name(format->type, key, value, field, member->size);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int add_event(struct trace_lookup *lookup, const struct namei_event *event)
 {
 	if (lookup->count == lookup->size) {
 		unsigned int size = lookup->size ? 2 * lookup->size : 64;
-		struct trace_event *events = reallocarray(lookup->events, size,
+		struct namei_event *events = reallocarray(lookup->events, size,
 							  sizeof(*events));
 
 		if (!events)
@@ -369,346 +452,149 @@ static int add_event(struct trace_lookup *lookup, const struct trace_event *even
 	return 0;
 }
 
-/*
- * One line of trace_pipe or trace: "  task-PID  [CPU] FLAGS  TIME: EVENT: ARGS".
- * Set *@event to EVENT, *@args to ARGS; return the PID, or -1 if the line
- * is not an event.
- */
-static int split_line(char *line, char **event, char **args)
-{
-	char *cpu = strstr(line, "] "), *p, *colon;
-	int pid;
-
-	if (!cpu)
-		return -1;
-	p = cpu;
-	while (p > line && *p != '[')
-		p--;
-	while (p > line && p[-1] == ' ')
-		p--;
-	while (p > line && p[-1] >= '0' && p[-1] <= '9')
-		p--;
-	if (p == line || p[-1] != '-')
-		return -1;
-	pid = atoi(p);
-	colon = strstr(cpu + 2, ": ");
-	if (!colon)
-		return -1;
-	*event = colon + 2;
-	p = strstr(*event, ": ");
-	if (!p)
-		return -1;
-	*p = '\0';
-	*args = p + 2;
-	return pid;
-}
-
-int kernel_trace_next(struct kernel_trace *trace, int timeout_ms, char **event,
-		      char **args)
-{
-	char *line, *newline;
-	ssize_t got;
-	int pid;
-
-	for (;;) {
-		while ((newline = memchr(trace->buf + trace->consumed, '\n',
-					 trace->len - trace->consumed))) {
-			line = trace->buf + trace->consumed;
-			*newline = '\0';
-			trace->consumed = newline + 1 - trace->buf;
-			pid = split_line(line, event, args);
-			if (pid > 0)
-				return pid;
-			/* "CPU:1 [LOST 3 EVENTS]" is not an event's line */
-			if (strstr(line, "LOST") && strstr(line, "EVENTS"))
-				return -EPROTO;
-		}
-		/*
-		 * The lines returned so far are consumed: drop them only now,
-		 * once per read, not once per line.
-		 */
-		trace->len -= trace->consumed;
-		memmove(trace->buf, trace->buf + trace->consumed, trace->len);
-		trace->consumed = 0;
-		if (trace->len == sizeof(trace->buf))
-			return -E2BIG;
-		got = read(trace->pipe_fd, trace->buf + trace->len,
-			   sizeof(trace->buf) - trace->len);
-		if (got < 0 && errno == EAGAIN) {
-			struct pollfd pfd = { .fd = trace->pipe_fd, .events = POLLIN };
-
-			got = poll(&pfd, 1, timeout_ms);
-			if (got == 0)
-				return 0;
-			if (got > 0)
-				continue;
-		}
-		if (got <= 0)
-			return got ? -errno : -EIO;
-		trace->len += got;
-	}
-}
-
-static int bad_key(const char *path, const char *key, const char *why)
-{
-	fprintf(stderr, "fuzz_walk: %s: %s: %s\n", path, key, why);
-	return -EPROTO;
-}
-
-/*
- * Which field of struct trace_event each key that the event prints fills,
- * as trace_event_parse() would fill it from the event's line. The event
- * must print the keys event_fields lists for it, each of a form read here.
- */
-static int map_keys(struct trace_record_format *format, const char *path)
-{
-	const char *type = format->raw.name + strlen(EVENT_PREFIX);
-	unsigned int fields = 0, i;
-	size_t k;
-
-	for (i = 0; i < format->raw.arg_count; i++) {
-		const struct raw_arg *arg = format->raw.args + i;
-
-		for (k = 0; k < sizeof(event_keys) / sizeof(event_keys[0]); k++)
-			if (!strcmp(arg->key, event_keys[k].key))
-				break;
-		if (k == sizeof(event_keys) / sizeof(event_keys[0]))
-			return bad_key(path, arg->key, "a key fuzz_walk does not know");
-		if (event_keys[k].kind == KEY_INT ? arg->kind != RAW_FIELD :
-		    event_keys[k].kind == KEY_STRING &&
-		    (arg->kind == RAW_FIELD || arg->kind == RAW_OTHER))
-			return bad_key(path, arg->key, "a value of a form not read here");
-		format->keys[i] = k;
-		fields |= event_keys[k].flag;
-	}
-	for (k = 0; k < sizeof(event_fields) / sizeof(event_fields[0]); k++)
-		if (!strcmp(type, event_fields[k].type))
-			return fields == event_fields[k].fields ? 0 :
-				bad_key(path, type, "not the keys it must print");
-	return bad_key(path, type, "an event fuzz_walk does not know");
-}
-
-/* The formats of the namei events and of trace_marker's, to read records. */
-static int load_formats(struct kernel_trace *trace, const char *tracefs)
-{
-	char path[PATH_MAX];
-	struct dirent *entry;
-	int err;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "%s/events/ftrace/print/format", tracefs);
-	err = raw_format_load(&trace->mark, path);
-	if (err)
-		return err;
-	trace->mark_text = raw_format_field(&trace->mark, "buf");
-	if (!trace->mark_text)
-		return bad_key(path, "buf", "trace_marker's event has no text");
-	snprintf(path, sizeof(path), "%s/events/namei", tracefs);
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while (!err && (entry = readdir(dir))) {
-		struct trace_record_format *format = trace->formats + trace->format_count;
-
-		if (strncmp(entry->d_name, EVENT_PREFIX, strlen(EVENT_PREFIX)))
-			continue;
-		if (trace->format_count++ == TRACE_MAX_EVENTS) {
-			err = -E2BIG;
-			break;
-		}
-		snprintf(path, sizeof(path), "%s/events/namei/%s/format", tracefs,
-			 entry->d_name);
-		err = raw_format_load(&format->raw, path);
-		if (!err)
-			err = map_keys(format, path);
-	}
-	closedir(dir);
-	return err;
-}
-
-/* A namei event's record, as trace_event_parse() fills @event from its line. */
-static void event_of_record(const struct trace_record_format *format,
-			    const struct raw_record *record, struct trace_event *event)
-{
-	char text[WALK_EVENT_NAME_MAX + 1];
-	unsigned int i;
-
-	memset(event, 0, sizeof(*event));
-	copy_value(event->type, sizeof(event->type), format->raw.name + strlen(EVENT_PREFIX));
-	for (i = 0; i < format->raw.arg_count; i++) {
-		const struct raw_arg *arg = format->raw.args + i;
-		const typeof(event_keys[0]) *key = event_keys + format->keys[i];
-		char *field = (char *)event + key->offset;
-
-		event->fields |= key->flag;
-		if (key->kind == KEY_INT)
-			*(int *)field = raw_field_value(arg->field, record);
-		else if (key->kind == KEY_STRING)
-			copy_value(field, key->size, raw_arg_text(arg, record, text, sizeof(text)));
-	}
-}
-
 /* Is @record the mark @text? trace_marker ends a mark with a newline. */
-static bool is_mark(const struct kernel_trace *trace, const struct raw_record *record,
+static bool is_mark(const struct kernel_trace *trace, struct tep_record *record,
 		    const char *text)
 {
-	const char *mark = (const char *)record->data + trace->mark_text->offset;
 	size_t len = strlen(text);
+	const char *mark;
+	int size;
 
-	return record->size > trace->mark_text->offset + len && !memcmp(mark, text, len) &&
-		(mark[len] == '\n' || mark[len] == '\0');
+	mark = tep_get_field_raw(NULL, trace->mark, "buf", record, &size, 0);
+	return mark && mark + len < (const char *)record->data + record->size &&
+		!memcmp(mark, text, len) && (mark[len] == '\n' || mark[len] == '\0');
 }
 
-/*
- * This process's events between its marks @begin and @end, as the lines of
- * the instance's trace file say them (reading it consumes nothing), into
- * @lines: read by kernel_trace_next(), the file in the place of trace_pipe.
- * Return 0 or a negative errno.
- */
-static int read_lines(struct kernel_trace *trace, const char *begin, const char *end,
-		      struct trace_lookup *lines)
+/* One record, in the order of their times: keep it if it is @r's to keep. */
+static int collect(struct kernel_trace *trace, struct tep_record *record, struct reading *r)
 {
-	struct trace_event parsed;
-	pid_t self = getpid();
-	bool begun = false;
-	char *event, *args;
-	int pid, err;
-
-	trace->pipe_fd = openat(trace->instance_fd, "trace", O_RDONLY | O_CLOEXEC);
-	if (trace->pipe_fd < 0)
-		return -errno;
-	trace->len = trace->consumed = 0;
-	lines->count = 0;
-	for (;;) {
-		/* a file's end (-EIO) before the end mark: the mark was lost */
-		pid = kernel_trace_next(trace, 0, &event, &args);
-		err = pid == -EIO ? -EPROTO : pid;
-		if (pid <= 0)
-			break;
-		if (pid != self)
-			continue;
-		if (!strcmp(event, MARK_EVENT)) {
-			begun |= !strcmp(args, begin);
-			if (!strcmp(args, end)) {
-				err = begun ? 0 : -EPROTO;
-				break;
-			}
-			continue;
-		}
-		if (!begun || strncmp(event, EVENT_PREFIX, strlen(EVENT_PREFIX)))
-			continue;
-		/* trace_event_parse() wants "TYPE: ARGS" */
-		args[-2] = ':';
-		if (trace_event_parse(event + strlen(EVENT_PREFIX), &parsed)) {
-			fprintf(stderr, "fuzz_walk: an event not as expected: %s\n", event);
-			err = -EPROTO;
-			break;
-		}
-		err = add_event(lines, &parsed);
-		if (err)
-			break;
-	}
-	close(trace->pipe_fd);
-	trace->pipe_fd = -1;
-	return err;
-}
-
-/* Are a call's events, read as records, what its lines say? */
-static void compare_lines(struct kernel_trace *trace, const struct trace_lookup *records,
-			  const struct trace_lookup *lines)
-{
-	struct trace_lines_compared *compared = &trace->compared;
-	char record[400], line[400];
+	int type = tep_data_type(trace->tep, record);
+	struct namei_event event;
+	unsigned long long tid;
 	unsigned int i;
-
-	compared->calls++;
-	compared->events += records->count;
-	for (i = 0; i < records->count || i < lines->count; i++) {
-		if (i < records->count && i < lines->count &&
-		    !memcmp(records->events + i, lines->events + i, sizeof(records->events[i])))
-			continue;
-		if (!compared->differ++) {
-			snprintf(record, sizeof(record), "(none)");
-			snprintf(line, sizeof(line), "(none)");
-			if (i < records->count)
-				trace_event_format(records->events + i, record, sizeof(record));
-			if (i < lines->count)
-				trace_event_format(lines->events + i, line, sizeof(line));
-			snprintf(compared->first, sizeof(compared->first),
-				 "call %lu, event %u: record %s, line %s", trace->serial, i,
-				 record, line);
-		}
-		return;
-	}
-}
-
-/*
- * Read all the instance holds (it records from just before the begin mark
- * to just after the end mark), adding this process's events between its
- * marks to @lookup; while calls_to_compare lasts, read its trace file's
- * lines too, and compare. Return 0, -EPROTO if the trace lost events or a
- * mark, -EBADMSG if a record is shorter than its format, or a negative
- * errno.
- */
-static int read_call(struct kernel_trace *trace, struct trace_lookup *lookup)
-{
-	const struct raw_format *mark = &trace->mark;
-	bool begun = false, comparing = trace->calls_to_compare > 0;
-	char begin[64], end[64];
-	struct trace_event event;
-	pid_t self = getpid();
-	unsigned int f;
-	size_t i;
 	int err;
 
-	snprintf(begin, sizeof(begin), "fuzz_walk begin %lu", trace->serial);
-	snprintf(end, sizeof(end), "fuzz_walk end %lu", trace->serial);
-	if (comparing) {
-		err = read_lines(trace, begin, end, &trace->lines);
-		if (err)
-			return err;
-		trace->calls_to_compare--;
-	}
-	err = raw_buffer_drain(&trace->raw);
-	if (err)
-		return err;
-	for (i = 0; i < trace->raw.count; i++) {
-		const struct raw_record *record = trace->raw.records + i;
-		unsigned int type = raw_field_value(mark->type, record);
-
-		if (raw_field_value(mark->pid, record) != self)
-			continue;
-		if (type == mark->id) {
-			begun |= is_mark(trace, record, begin);
-			if (!is_mark(trace, record, end))
-				continue;
-			if (comparing)
-				compare_lines(trace, lookup, &trace->lines);
-			return begun ? 0 : -EPROTO;
+	if (tep_read_number_field(trace->common_pid, record->data, &tid))
+		return -EBADMSG;
+	if ((pid_t)tid != r->tid)
+		return 0;
+	if (type == trace->mark->id) {
+		if (r->begin && !r->ended) {
+			r->begun |= is_mark(trace, record, r->begin);
+			r->ended = is_mark(trace, record, r->end);
 		}
-		for (f = 0; f < trace->format_count; f++)
-			if (trace->formats[f].raw.id == type)
-				break;
-		if (!begun || f == trace->format_count)
-			continue;
-		if (record->size < trace->formats[f].raw.min_size)
-			return -EBADMSG;
-		event_of_record(trace->formats + f, record, &event);
-		err = add_event(lookup, &event);
-		if (err)
-			return err;
+		return 0;
 	}
-	return -EPROTO;		/* the end mark was lost */
+	if (r->begin && (!r->begun || r->ended))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(trace->formats); i++)
+		if (trace->formats[i].event->id == type)
+			break;
+	if (i == ARRAY_SIZE(trace->formats))
+		return 0;
+	err = event_of_record(trace->formats + i, record, &event);
+	return err ? err : add_event(r->lookup, &event);
 }
 
+/* Point @c at its next record, reading its next page if this one is done. */
+static int cpu_next(struct cpu_reader *c, struct reading *r)
+{
+	int got;
+
+	while (!(c->data = kbuffer_read_event(c->kbuf, &c->ts))) {
+		if (r->page_limit && c->pages++ == r->page_limit)
+			return 0;
+		got = tracefs_cpu_read(c->tcpu, c->page, true);
+		if (got <= 0)
+			return got ? lib_error() : 0;
+		kbuffer_load_subbuffer(c->kbuf, c->page);
+		r->pages++;
+		r->lost += kbuffer_missed_events(c->kbuf) != 0;
+	}
+	return 0;
+}
+
+/*
+ * Read what the instance holds, up to @r's limit, each CPU's records merged
+ * by their times.
+ */
+static int drain(struct kernel_trace *trace, struct reading *r)
+{
+	struct cpu_reader *next;
+	int i, err;
+
+	for (i = 0; i < trace->cpu_count; i++) {
+		trace->cpus[i].pages = 0;
+		err = cpu_next(trace->cpus + i, r);
+		if (err)
+			return err;
+	}
+	for (;;) {
+		struct tep_record record = { 0 };
+
+		next = NULL;
+		for (i = 0; i < trace->cpu_count; i++)
+			if (trace->cpus[i].data && (!next || trace->cpus[i].ts < next->ts))
+				next = trace->cpus + i;
+		if (!next)
+			return 0;
+		record.ts = next->ts;
+		record.size = kbuffer_event_size(next->kbuf);
+		record.data = next->data;
+		record.cpu = next - trace->cpus;
+		err = collect(trace, &record, r);
+		if (err)
+			return err;
+		kbuffer_next_event(next->kbuf, NULL);
+		err = cpu_next(next, r);
+		if (err)
+			return err;
+	}
+}
+
+int kernel_trace_read(struct kernel_trace *trace, pid_t tid, struct trace_lookup *lookup,
+		      unsigned long *lost)
+{
+	struct reading r = { .tid = tid, .page_limit = 1, .lookup = lookup };
+	int err;
+
+	lookup->count = 0;
+	err = drain(trace, &r);
+	*lost += r.lost;
+	return err ? err : (int)r.pages;
+}
+
+int kernel_trace_begin(struct kernel_trace *trace)
+{
+	trace->serial++;
+	if (tracefs_trace_on_fd(trace->tracing_on_fd) ||
+	    tracefs_printf(trace->instance, MARK_PREFIX " begin %lu", trace->serial))
+		return lib_error();
+	return 0;
+}
+
+/*
+ * Between two calls, the model and the tree's builder make lookups of
+ * their own: recorded, their events would be read back only to be skipped.
+ * The instance records from just before the begin mark to just after the
+ * end mark; this process's events between them are the call's.
+ */
 int kernel_trace_end(struct kernel_trace *trace, struct trace_lookup *lookup)
 {
-	int err = mark(trace, "end");
+	char begin[64], end[64];
+	struct reading r = { .tid = getpid(), .begin = begin, .end = end, .lookup = lookup };
+	int err;
 
-	if (!err)
-		err = set_tracing_on(trace, false);
+	snprintf(begin, sizeof(begin), MARK_PREFIX " begin %lu", trace->serial);
+	snprintf(end, sizeof(end), MARK_PREFIX " end %lu", trace->serial);
+	if (tracefs_printf(trace->instance, "%s", end) ||
+	    tracefs_trace_off_fd(trace->tracing_on_fd))
+		return lib_error();
 	lookup->count = 0;
-	return err ? err : read_call(trace, lookup);
+	err = drain(trace, &r);
+	if (!err && (r.lost || !r.begun || !r.ended))
+		err = -EPROTO;
+	return err;
 }
 
 void trace_lookup_free(struct trace_lookup *lookup)
@@ -717,7 +603,7 @@ void trace_lookup_free(struct trace_lookup *lookup)
 	*lookup = (struct trace_lookup){ 0 };
 }
 
-void trace_event_format(const struct trace_event *event, char *buf, size_t size)
+void trace_event_format(const struct namei_event *event, char *buf, size_t size)
 {
 	size_t len = snprintf(buf, size, "namei_%s:", event->type);
 
@@ -743,7 +629,7 @@ void trace_event_format(const struct trace_event *event, char *buf, size_t size)
 
 /* An attempt in progress, at one nesting level. */
 struct attempt {
-	const struct trace_event *start;
+	const struct namei_event *start;
 	int height, links;
 	int counted;		/* links it was charged for: pushes and refusals */
 	bool left_rcu;		/* an unlazy event said so */
@@ -753,14 +639,14 @@ struct attempt {
 struct checker {
 	struct attempt walks[MAX_LEVELS];	/* in progress, a level each */
 	int open;
-	const struct trace_event *last_end;	/* of level 0 */
+	const struct namei_event *last_end;	/* of level 0 */
 	unsigned int attempts;		/* started at level 0 */
 	unsigned int spills;		/* stacks allocated, at level 0 */
 	char *why;
 	size_t size;
 };
 
-static bool fail(struct checker *c, const struct trace_event *event, const char *fmt, ...)
+static bool fail(struct checker *c, const struct namei_event *event, const char *fmt, ...)
 {
 	char line[512];
 	va_list args;
@@ -782,9 +668,9 @@ static bool fail(struct checker *c, const struct trace_event *event, const char 
  * if the caller asked for LOOKUP_REVAL), -ESTALE from either of the first
  * two a last one of the reval kind.
  */
-static bool attempt_follows(struct checker *c, const struct trace_event *start)
+static bool attempt_follows(struct checker *c, const struct namei_event *start)
 {
-	const struct trace_event *prev = start->level ? NULL : c->last_end;
+	const struct namei_event *prev = start->level ? NULL : c->last_end;
 	bool ok;
 
 	if (!prev)
@@ -802,7 +688,7 @@ static bool attempt_follows(struct checker *c, const struct trace_event *start)
 	return true;
 }
 
-static bool check_start(struct checker *c, const struct trace_event *e)
+static bool check_start(struct checker *c, const struct namei_event *e)
 {
 	struct attempt *a;
 	int outer_links = 0;
@@ -829,7 +715,7 @@ static bool check_start(struct checker *c, const struct trace_event *e)
 	return true;
 }
 
-static bool check_end(struct checker *c, struct attempt *a, const struct trace_event *e,
+static bool check_end(struct checker *c, struct attempt *a, const struct namei_event *e,
 		      struct trace_counts *counts)
 {
 	if (strcmp(e->attempt, a->start->attempt) || strcmp(e->name, a->start->name))
@@ -851,7 +737,7 @@ static bool check_end(struct checker *c, struct attempt *a, const struct trace_e
 }
 
 /* The rules of the events inside an attempt. */
-static bool check_inside(struct checker *c, struct attempt *a, const struct trace_event *e)
+static bool check_inside(struct checker *c, struct attempt *a, const struct namei_event *e)
 {
 	const char *type = e->type;
 
@@ -916,7 +802,7 @@ bool trace_balanced(const struct trace_lookup *lookup, int result,
 	unsigned int i;
 
 	for (i = 0; i < lookup->count; i++) {
-		const struct trace_event *e = lookup->events + i;
+		const struct namei_event *e = lookup->events + i;
 		struct attempt *a = c.open ? c.walks + c.open - 1 : NULL;
 
 		if (!strcmp(e->type, "lookup_start")) {
@@ -986,7 +872,7 @@ void trace_last_attempt(const struct trace_lookup *lookup, struct walk_events *o
 			start = i;
 	out->count = 0;
 	for (i = start; i < lookup->count && out->count < WALK_EVENTS_MAX; i++) {
-		const struct trace_event *e = lookup->events + i;
+		const struct namei_event *e = lookup->events + i;
 		struct walk_event *w;
 
 		if (e->level)

@@ -67,7 +67,7 @@
 
 #define DEFAULT_SECONDS	3
 #define CHURN_SECONDS	2
-#define TRACEFS		"/sys/kernel/tracing"
+#define WATCH_PAUSE_MS	50	/* after a read that found no page */
 #define CHAIN		30
 #define STATES		(1 << FLIP_COUNT)
 #define MAX_WRONG_SHOWN	5
@@ -376,68 +376,61 @@ struct watcher {
 	int err;
 };
 
-static void watch_event(struct watcher *w, char *event, char *args)
+static void watch_event(struct watcher *w, const struct namei_event *e)
 {
 	static const char *const named[] = {
 		"link_push", "link_pop", "eloop", "jump_root", "jump_link",
 	};
-	struct trace_event e;
 	size_t i;
 
-	if (strncmp(event, "namei_", 6))
-		return;
-	args[-2] = ':';
-	if (trace_event_parse(event + 6, &e)) {
-		w->err = -EPROTO;
-		return;
-	}
-	if (!strcmp(e.type, "lookup_start") && !e.level) {
+	if (!strcmp(e->type, "lookup_start") && !e->level) {
 		w->lookups++;
-		w->restarts += strcmp(e.attempt, "rcu") != 0;
+		w->restarts += strcmp(e->attempt, "rcu") != 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(named); i++)
-		if (!strcmp(e.type, named[i]))
+		if (!strcmp(e->type, named[i]))
 			break;
 	/* a jump to the root before the walk has one names none */
-	if (i == ARRAY_SIZE(named) || (!e.link[0] && !strcmp(e.type, "jump_root")))
+	if (i == ARRAY_SIZE(named) || (!e->link[0] && !strcmp(e->type, "jump_root")))
 		return;
 	/*
 	 * nor does the frame whose mount could not be legitimized (a mount
 	 * ran): it holds no dentry when terminate_walk() pops it
 	 */
-	if (!e.link[0] && !strcmp(e.type, "link_pop") && !strcmp(e.reason, "terminate")) {
+	if (!e->link[0] && !strcmp(e->type, "link_pop") && !strcmp(e->reason, "terminate")) {
 		w->unnamed_pops++;
 		return;
 	}
 	w->names++;
-	if (!known_name(e.link) && !w->bad_names++)
-		snprintf(w->first_bad, sizeof(w->first_bad), "%s", event);
+	if (!known_name(e->link) && !w->bad_names++)
+		trace_event_format(e, w->first_bad, sizeof(w->first_bad));
 }
 
+/* Read the walker's events as they come, until told to stop and all are read. */
 static void *watch(void *arg)
 {
+	struct trace_lookup events = { 0 };
 	struct watcher *w = arg;
-	char *event, *args;
-	int pid;
+	unsigned int i;
+	bool stopping;
+	int pages;
 
-	while (!w->err) {
-		pid = kernel_trace_next(w->trace, 200, &event, &args);
-		if (pid == -EPROTO) {
-			w->lost++;	/* the buffer overran: count on */
-			continue;
-		}
-		if (pid < 0) {
-			w->err = pid;
+	for (;;) {
+		stopping = atomic_load(&w->stop);
+		pages = kernel_trace_read(w->trace, w->walker, &events, &w->lost);
+		if (pages < 0) {
+			w->err = pages;
 			break;
 		}
-		if (!pid) {
-			if (atomic_load(&w->stop))
-				break;
+		for (i = 0; i < events.count; i++)
+			watch_event(w, events.events + i);
+		if (pages)
 			continue;
-		}
-		if (pid == w->walker)
-			watch_event(w, event, args);
+		if (stopping)
+			break;
+		usleep(WATCH_PAUSE_MS * 1000);	/* let the buffer fill a while */
 	}
+	trace_lookup_free(&events);
 	return NULL;
 }
 
@@ -645,5 +638,5 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage();
-	return kernel_trace_fork(parent, TRACEFS, TRACE_LINES, run, &seconds);
+	return kernel_trace_fork(parent, run, &seconds);
 }
