@@ -392,8 +392,8 @@ static int symbol_name(const struct namei_event_type *type, const struct namei_e
 			copy_value(dst, size, key->symbols[i].name);
 			return 0;
 		}
-	fprintf(stderr, "%s: namei_%s: %s=%llu, a value namei.h does not name\n",
-		program_invocation_short_name, type->name, key->name, value);
+	fprintf(stderr, "%s: namei_%s: %s=%d, a value namei.h does not name\n",
+		program_invocation_short_name, type->name, key->name, (int)value);
 	return -EBADMSG;
 }
 
