@@ -436,7 +436,8 @@ static int event_of_record(const struct event_format *format, struct tep_record 
 	return 0;
 }
 
-static int add_event(struct trace_lookup *lookup, const struct namei_event *event)
+/* A new event at the end of @lookup, to fill in; NULL without memory. */
+static struct namei_event *add_event(struct trace_lookup *lookup)
 {
 	if (lookup->count == lookup->size) {
 		unsigned int size = lookup->size ? 2 * lookup->size : 64;
@@ -444,12 +445,11 @@ static int add_event(struct trace_lookup *lookup, const struct namei_event *even
 							  sizeof(*events));
 
 		if (!events)
-			return -ENOMEM;
+			return NULL;
 		lookup->events = events;
 		lookup->size = size;
 	}
-	lookup->events[lookup->count++] = *event;
-	return 0;
+	return lookup->events + lookup->count++;
 }
 
 /* Is @record the mark @text? trace_marker ends a mark with a newline. */
@@ -469,10 +469,9 @@ static bool is_mark(const struct kernel_trace *trace, struct tep_record *record,
 static int collect(struct kernel_trace *trace, struct tep_record *record, struct reading *r)
 {
 	int type = tep_data_type(trace->tep, record);
-	struct namei_event event;
+	struct namei_event *event;
 	unsigned long long tid;
 	unsigned int i;
-	int err;
 
 	if (tep_read_number_field(trace->common_pid, record->data, &tid))
 		return -EBADMSG;
@@ -492,8 +491,8 @@ static int collect(struct kernel_trace *trace, struct tep_record *record, struct
 			break;
 	if (i == ARRAY_SIZE(trace->formats))
 		return 0;
-	err = event_of_record(trace->formats + i, record, &event);
-	return err ? err : add_event(r->lookup, &event);
+	event = add_event(r->lookup);
+	return event ? event_of_record(trace->formats + i, record, event) : -ENOMEM;
 }
 
 /* Point @c at its next record, reading its next page if this one is done. */
@@ -546,6 +545,9 @@ static int drain(struct kernel_trace *trace, struct reading *r)
 		if (err)
 			return err;
 		kbuffer_next_event(next->kbuf, NULL);
+		/* the call's last record: the rest waits for the next read */
+		if (r->ended)
+			return 0;
 		err = cpu_next(next, r);
 		if (err)
 			return err;
