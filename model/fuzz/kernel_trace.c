@@ -43,6 +43,7 @@
 #define BUFFER_KB	"2048"	/* per CPU: far more than one call fires */
 #define MAX_LEVELS	8	/* walks nested in one another */
 #define MAX_KEYS	8	/* of one event */
+#define NO_NAMEI_EVENTS	1	/* kernel_trace_open(): not an error */
 
 _Static_assert(NAMEI_EVENT_NAME_MAX == WALK_EVENT_NAME_MAX,
 	       "namei.h cuts names where the model does not");
@@ -214,14 +215,13 @@ static int load_format(struct kernel_trace *trace, struct event_format *format,
 
 /*
  * The formats of the namei events and of trace_marker's, parsed from the
- * kernel's. Return 0, 1 if the kernel has no namei events, or a negative
- * errno.
+ * kernel's. Return 0, NO_NAMEI_EVENTS, or a negative errno.
  */
 static int load_formats(struct kernel_trace *trace)
 {
 	const char *systems[] = { NAMEI_EVENT_SYSTEM, "ftrace", NULL };
 	unsigned int i, found = 0;
-	int err = 0;
+	int err;
 
 	trace->tep = tracefs_local_events_system(NULL, systems);
 	if (!trace->tep)
@@ -239,7 +239,7 @@ static int load_formats(struct kernel_trace *trace)
 		found += !err;
 	}
 	if (!found)
-		return 1;
+		return NO_NAMEI_EVENTS;
 	return found == i ? 0 : bad_vocabulary("*", "events", "not those of namei.h");
 }
 
@@ -267,8 +267,7 @@ static int open_cpus(struct kernel_trace *trace)
 
 /*
  * Make the instance, turn the namei events on in it, and open what is
- * read and written in it. Return 0, 1 if the kernel has no namei events,
- * or a negative errno.
+ * read and written in it. Return 0, NO_NAMEI_EVENTS, or a negative errno.
  */
 static int kernel_trace_open(struct kernel_trace *trace)
 {
