@@ -13,7 +13,10 @@ import sys
 
 import gdb
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# symwalk_gdb/, and scripts/ for the namei events' vocabulary (symwalk.events):
+# first, for "symwalk" is the package there, not this file.
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [os.path.join(os.path.dirname(HERE), "scripts"), HERE]
 
 try:
     import linux.cpus  # noqa: F401 (the kernel's helpers, from vmlinux-gdb.py)

@@ -19,10 +19,10 @@ import subprocess
 from docutils.parsers.rst import Directive
 
 import symwalk_run
+from symwalk import events
 from symwalk_rst import code, esc, heading, literal, parse
 
-SYSTEM = "namei"
-HEADER = "include/trace/events/namei.h"
+SYSTEM = events.SYSTEM
 # The walks whose events give the examples, in the order they are sought
 # (the labs' triggers after them).
 EXAMPLE_WALKS = ["nest", "chain", "jump", "magic", "unlazy", "loop"]
@@ -33,10 +33,6 @@ CONVERSION = re.compile(r'(?:(\w+)=\\?"?)?%(?!%)[-#0-9.]*[a-zA-Z]+')
 REFERENCE = re.compile(r"REC->(\w+)|__get_str\((\w+)\)|__get_dynamic_array\((\w+)\)")
 SYMBOL = re.compile(r'\{\s*(\w+)\s*,\s*"([^"]*)"\s*\}')
 CHOICE = re.compile(r'\?\s*"([^"]*)"\s*:\s*"([^"]*)"')
-ENUM_COMMENT = re.compile(r"^[ \t]*(\w+)\s*(?:=[^,]*)?,?\s*/\*\s*(.*?)\s*\*/", re.M)
-# An event of the header, its class and the comment just above it, if any.
-EVENT = re.compile(r"(?:/\*((?:(?!\*/).)*)\*/\s*\n)?^(?:TRACE_EVENT|DEFINE_EVENT(?:_PRINT)?)"
-                   r"\((?:(\w+),\s*)?(\w+)\s*,", re.S | re.M)
 
 
 class Format:
@@ -65,7 +61,7 @@ class Format:
         if not m:
             return
         self.print_fmt = m.group(1)
-        args = split_args(m.group(2))
+        args = events.split_args(m.group(2))
         for i, conv in enumerate(CONVERSION.finditer(m.group(1))):
             arg = args[i] if i < len(args) else ""
             fields = [next(g for g in r if g) for r in REFERENCE.findall(arg)]
@@ -77,47 +73,12 @@ class Format:
         return [key for key, fields, _, _ in self.keys if key and field in fields]
 
 
-def split_args(text):
-    """A C argument list split at its top-level commas."""
-    args, depth, start, quoted = [], 0, 0, False
-    for i, c in enumerate(text):
-        if c == '"' and text[i - 1] != "\\":
-            quoted = not quoted
-        elif not quoted and c in "({":
-            depth += 1
-        elif not quoted and c in ")}":
-            depth -= 1
-        elif not quoted and c == "," and depth == 0:
-            args.append(text[start:i].strip())
-            start = i + 1
-    return args + [text[start:].strip()]
-
-
 def formats(text):
     """{event: Format} of the "@@ format EVENT" blocks of docs-walks.sh."""
     found = {}
     for m in re.finditer(r"^@@ format (\w+)\r?\n(.*?)^@@ end", text, re.M | re.S):
         found[m.group(1)] = Format(m.group(1), m.group(2).replace("\r", ""))
     return found
-
-
-def comment_text(body):
-    """A C comment's text, without the stars of its lines."""
-    return "\n".join(re.sub(r"^\s*\*\s?", "", line) for line in body.split("\n")).strip()
-
-
-class Header:
-    """What the patched tree's header says in its comments."""
-
-    def __init__(self, text):
-        m = re.match(r"\s*(?:/\*\s*SPDX[^\n]*\*/\s*)?/\*(?!\s*SPDX)(.*?)\*/", text, re.S)
-        self.comment = comment_text(m.group(1)) if m else ""
-        limit = re.search(r"^#define\s+\w*NAME_MAX\s+(\d+)", text, re.M)
-        self.name_max = limit.group(1) if limit else "a bounded number of"
-        meaning = dict(ENUM_COMMENT.findall(text))
-        self.values = {value: meaning.get(const, "") for const, value in SYMBOL.findall(text)}
-        self.events = {m.group(3): (comment_text(m.group(1) or ""), m.group(2))
-                       for m in EVENT.finditer(text)}
 
 
 def call_sites(tree):
@@ -163,8 +124,10 @@ def examples(records):
     return found
 
 
-def event_lines(fmt, header, sites, shown, records):
-    comment, cls = header.events.get(fmt.name, ("", None))
+def event_lines(fmt, vocabulary, sites, shown, records):
+    event = vocabulary.events.get(fmt.name)
+    comment, cls = (event.comment, event.cls) if event else ("", None)
+    meaning = {s.printed: s.meaning for symbols in vocabulary.tables.values() for s in symbols}
     lines = [".. _event-{}:".format(fmt.name), ""] + heading(fmt.name, "-")
     if comment:
         lines += [esc(comment), ""]
@@ -189,8 +152,8 @@ def event_lines(fmt, header, sites, shown, records):
                 key, ", ".join(literal(v) for v in values)), ""]
         elif key and values:
             lines += ["``{}=`` is one of:".format(key), ""]
-            lines += ["- ``{}``{}".format(v, ": " + esc(header.values[v])
-                                          if header.values.get(v) else "") for v in values]
+            lines += ["- ``{}``{}".format(v, ": " + esc(meaning[v]) if meaning.get(v) else "")
+                      for v in values]
             lines.append("")
     lines += ["Its format, as the guest's ``/sys/kernel/tracing/events/{}/{}/format`` "
               "printed it:".format(SYSTEM, fmt.name), ""] + code(fmt.text)
@@ -208,13 +171,15 @@ class Events(Directive):
     def run(self):
         env = self.state.document.settings.env
         tree = env.config.kerneldoc_srctree
-        header_path = os.path.join(tree, HEADER)
+        header_path = os.path.join(tree, events.HEADER)
         if not os.path.exists(header_path):
             raise self.error("{} is missing: the series' tracepoint patch is not "
-                             "applied".format(HEADER))
+                             "applied".format(events.HEADER))
         env.note_dependency(header_path)
-        with open(header_path) as f:
-            header = Header(f.read())
+        try:
+            vocabulary = events.read(tree)
+        except ValueError as e:
+            raise self.error("{}: {}".format(events.HEADER, e))
         found = formats(symwalk_run.read(env, symwalk_run.docs_data.WALKS))
         if not found:
             raise self.error("{} holds no event format: run 'make check' (its "
@@ -225,11 +190,11 @@ class Events(Directive):
         shown = examples(records)
         sites = call_sites(tree)
         lines = ["The header says of them:", ""]
-        lines += ["   " + esc(line) if line else "" for line in header.comment.split("\n")]
+        lines += ["   " + esc(line) if line else "" for line in vocabulary.comment.split("\n")]
         lines += ["", "Names, link bodies and remnants are cut to {} bytes. The names of "
                   "dentries (``link=``, ``target=``) are copied a byte at a time, without "
                   "``d_lock``: in RCU-walk a concurrent rename may change them under the "
-                  "event.".format(header.name_max), ""]
+                  "event.".format(vocabulary.name_max), ""]
         first = next((e for _, e in shown.get("namei_link_push", [])), None)
         if first:
             lines += ["A line of the trace starts with the task and its pid, the CPU, the "
@@ -237,8 +202,8 @@ class Events(Directive):
                       "these columns out. A whole line, as the trace buffer has it:", ""]
             lines += code(first.text())
         # In the header's order, which follows a walk.
-        order = [n for n in header.events if n in found] + sorted(
-            n for n in found if n not in header.events)
+        order = [n for n in vocabulary.events if n in found] + sorted(
+            n for n in found if n not in vocabulary.events)
         lines += [".. list-table::", "   :header-rows: 1", "   :widths: 30 70", "",
                   "   * - event", "     - prints"]
         for name in order:
@@ -246,8 +211,8 @@ class Events(Directive):
                       "     - " + literal(found[name].print_fmt)]
         lines.append("")
         for name in order:
-            lines += event_lines(found[name], header, sites, shown.get(name), records)
-        return parse(self, lines, HEADER)
+            lines += event_lines(found[name], vocabulary, sites, shown.get(name), records)
+        return parse(self, lines, events.HEADER)
 
 
 def setup(app):

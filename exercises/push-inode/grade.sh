@@ -5,7 +5,7 @@ mkdir d
 echo file > d/f
 ln -s d link
 format=/sys/kernel/tracing/events/namei/namei_link_push/format
-check "the event's format has a field ino, an unsigned long as i_ino is" \
+check "the event's format has a field ino, of i_ino's type" \
 	grep -E "field:unsigned long ino;" $format
 ino=$(lookup lstat link | sed -n 's/.* ino=\([0-9]*\).*/\1/p')
 check "the push of link says ino=$ino, the link's own inode (lstat)" \

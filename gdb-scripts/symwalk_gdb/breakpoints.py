@@ -20,7 +20,7 @@ def push_locations():
     past the push in link_path_walk()."""
     body = sites.event_sites("namei_link_body|namei_link_pop")
     locations = [s.location for s in body if s.event == "namei_link_body" or
-                 ("NAMEI_POP_WALKED" in s.text and "pick_link" in s.functions)]
+                 (s.arguments.get("reason") == "NAMEI_POP_WALKED" and "pick_link" in s.functions)]
     if locations:
         return locations
     location = source.line_after(PUSH_DONE)

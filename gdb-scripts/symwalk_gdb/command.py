@@ -64,6 +64,16 @@ def source_of(frame):
     return sal.symtab.filename.split("linux/", 1)[-1], sal.line
 
 
+def own_source_frame(frame):
+    """frame, or, if it is a header's helper inlined in its caller (the
+    static branch of an event site in jump_label.h, ERR_PTR()), the first
+    frame out of it in the caller's own source."""
+    while frame.type() == gdb.INLINE_FRAME and frame.older() is not None and \
+            "include/" in (source_of(frame) or ("include/",))[0]:
+        frame = frame.older()
+    return frame
+
+
 def stop_location():
     """Where the guest stopped, in words: 'restore_nameidata()
     (fs/namei.c:821)'. A header's helper inlined there (ERR_PTR()) is not
@@ -75,9 +85,7 @@ def stop_location():
             source = source_of(frame)
             return "restore_nameidata() (inlined in {}(){})".format(
                 frame.name() or "??", ", {}:{}".format(*source) if source else "")
-        while frame.type() == gdb.INLINE_FRAME and frame.older() is not None and \
-                "include/" in (source_of(frame) or ("include/",))[0]:
-            frame = frame.older()
+        frame = own_source_frame(frame)
         where = "{}()".format(frame.name() or "??")
         source = source_of(frame)
         if source and "include/" in source[0] and frame.type() == gdb.NORMAL_FRAME:

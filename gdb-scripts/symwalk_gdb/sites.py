@@ -14,18 +14,22 @@ import struct
 
 import gdb
 
+from symwalk import events
 from symwalk_gdb import source
 from symwalk_gdb.walk import read_memory
 
 class Site:
-    """One site of an event: its address, its source text, and the
-    functions its code sits in, innermost first (inlined ones too)."""
+    """One site of an event: its address, its source text, the functions
+    its code sits in, innermost first (inlined ones too), and the argument
+    it passes for each parameter of the event's helper, as source text (at
+    the site's NOP, none is computed yet)."""
 
-    def __init__(self, address, event, text, functions):
+    def __init__(self, address, event, text, functions, arguments):
         self.address = address
         self.event = event
         self.text = text
         self.functions = functions
+        self.arguments = arguments
 
     @property
     def location(self):
@@ -86,6 +90,39 @@ def functions_at(address):
     return names
 
 
+def helper_parameters(event):
+    """The names of the parameters of the event's helper, namei_trace_EVENT(),
+    from its definition in fs/namei.c, checked against the number its type
+    has in the kernel gdb has loaded (the DWARF of a helper compiled with
+    some parameters folded away does not name them all)."""
+    helper = "namei_trace_" + event[len("namei_"):]
+    symbol = gdb.lookup_static_symbol(helper) or gdb.lookup_global_symbol(helper)
+    text = "\n".join(source.namei_source()[1])
+    m = re.search(r"^static\b[^;{{]*\b{}\(([^)]*)\)\s*\{{".format(helper), text, re.M)
+    if symbol is None or m is None:
+        raise gdb.GdbError("{}() is not in the kernel's symbols or fs/namei.c: is the series' "
+                           "tracepoint patch applied?".format(helper))
+    names = [re.search(r"(\w+)\s*$", p).group(1) for p in m.group(1).split(",")]
+    if len(names) != len(symbol.type.fields()):
+        raise gdb.GdbError("{}() has {} parameters in fs/namei.c and {} in the kernel gdb has "
+                           "loaded: is it the kernel built from that tree?".format(
+                               helper, len(names), len(symbol.type.fields())))
+    return names
+
+
+def site_arguments(event, text):
+    """{parameter: argument's source text} of a site's call,
+    namei_trace(EVENT, args...)."""
+    inside = text[text.index("(") + 1:text.rindex(")")]
+    args = events.split_args(inside)[1:]
+    parameters = helper_parameters(event)
+    if len(args) != len(parameters):
+        raise gdb.GdbError("the site \"{}\" passes {} arguments to {}() of {}: fs/namei.c and "
+                           "the kernel gdb has loaded differ?".format(
+                               text, len(args), event, len(parameters)))
+    return dict(zip(parameters, args))
+
+
 def only_call_in(functions, event, calls):
     """The line of the one call of event in the innermost function of
     fs/namei.c around a site, or 0."""
@@ -127,7 +164,7 @@ def read_sites():
         # The site's call: on that line, or the nearest one above it.
         near = [n for n, (e, _) in calls.items() if e == event and n <= line]
         text = calls[max(near)][1] if near else ""
-        sites.append(Site(code, event, text, functions))
+        sites.append(Site(code, event, text, functions, site_arguments(event, text) if text else {}))
     return sorted(sites, key=lambda s: s.address)
 
 

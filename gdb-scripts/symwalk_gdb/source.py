@@ -5,24 +5,53 @@
 # find their breakpoint lines by the statements' text.
 #
 
+import os
 import re
 
 import gdb
 
+from symwalk import events
 
-def namei_source():
-    """(filename as gdb knows it, list of lines) of the kernel's fs/namei.c."""
+
+def namei_symtab():
+    """The symtab of the kernel's fs/namei.c."""
     try:
-        symtab = gdb.decode_line("link_path_walk")[1][0].symtab
+        return gdb.decode_line("link_path_walk")[1][0].symtab
     except (gdb.error, IndexError, TypeError):
         raise gdb.GdbError("link_path_walk is not in the symbols: load "
                            "build/kbuild/vmlinux first.")
+
+
+def namei_source():
+    """(filename as gdb knows it, list of lines) of the kernel's fs/namei.c."""
+    symtab = namei_symtab()
     try:
         with open(symtab.fullname()) as f:
             return symtab.filename, f.read().split("\n")
     except OSError:
         raise gdb.GdbError("the kernel source {} cannot be read: run "
                            "'make tree'.".format(symtab.fullname()))
+
+
+_vocabulary = {}
+
+
+def vocabulary():
+    """The namei events' vocabulary (scripts/symwalk/events.py) of the tree
+    the kernel was built from."""
+    tree = os.path.dirname(os.path.dirname(namei_symtab().fullname()))
+    header = os.path.join(tree, events.HEADER)
+    try:
+        key = (header, os.stat(header).st_mtime_ns)
+    except OSError:
+        raise gdb.GdbError("{} cannot be read: run 'make tree'.".format(header))
+    if key not in _vocabulary:
+        _vocabulary.clear()
+        try:
+            _vocabulary[key] = events.read(tree)
+        except (OSError, ValueError) as e:
+            raise gdb.GdbError("the namei events of {} cannot be read: {}.".format(tree, e))
+    return _vocabulary[key]
 
 
 # A site of a namei event in fs/namei.c: namei_trace(EVENT, args...), the

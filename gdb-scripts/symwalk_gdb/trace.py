@@ -6,7 +6,7 @@ import re
 
 import gdb
 
-from symwalk_gdb import constants, sites, walk
+from symwalk_gdb import constants, sites, source, walk
 from symwalk_gdb.command import CtrlC, breakpoints_held, one_sentence, plural, stop_location
 
 # The namei events at whose sites the trace stops: all but an attempt's
@@ -20,22 +20,6 @@ def stack_summary(w, names):
         return "    stack: (empty)"
     return "    stack: " + " | ".join(
         "[{}] {}".format(f.index, names.path(f.link)) for f in w.frames)
-
-
-def site_argument(call, index):
-    """The index-th argument of a site's call text: namei_trace(event, a1, ...)."""
-    inside = call[call.index("(") + 1:call.rindex(")")]
-    parts, depth, current = [], 0, ""
-    for char in inside:
-        if char == "," and depth == 0:
-            parts.append(current.strip())
-            current = ""
-            continue
-        depth += char in "(["
-        depth -= char in ")]"
-        current += char
-    parts.append(current.strip())
-    return parts[index] if index < len(parts) else ""
 
 
 def local_value(name):
@@ -55,41 +39,78 @@ def local_string(name):
         return None
 
 
-# What a pop's reason says, by the constant of its site.
-POP_REASONS = {
-    "NAMEI_POP_WALKED": "its body walked",
-    "NAMEI_POP_TERMINATE": "the attempt ends (terminate_walk())",
-    "NAMEI_POP_UNLAZY": "cut by legitimize_links(): leaving RCU-walk failed",
-    "NAMEI_POP_CACHED": "dropped: LOOKUP_CACHED may not leave RCU-walk",
-}
+def argument_number(site, parameter, w):
+    """The value a site passes for a parameter of its helper: a number, an
+    enum constant of the events' vocabulary, true or false, or an
+    expression of the walk's depth and the frame's locals (nd->depth - i -
+    1); None when a local it needs is optimized out."""
+    text = site.arguments.get(parameter, "")
+    symbol = source.vocabulary().symbol(text)
+    if symbol is not None:
+        return symbol.value
+    if text in ("true", "false"):
+        return int(text == "true")
+    terms = re.split(r"\s*([-+])\s*", text.replace("nd->depth", str(w.depth)))
+    total, sign = 0, 1
+    for term in terms:
+        if term in "-+":
+            sign = -1 if term == "-" else 1
+            continue
+        if not re.fullmatch(r"\d+", term):
+            value = local_value(term) if re.fullmatch(r"\w+", term) else None
+            if value is None:
+                return None
+            term = int(value)
+        total += sign * int(term)
+    return total
 
 
-def popped_bottom(call, w):
-    """The lowest frame a pop site releases: put_link() pops the top one,
-    legitimize_links() those above the one it failed on, the others all."""
-    if "NAMEI_POP_WALKED" in call:
-        return w.depth - 1
-    if "NAMEI_POP_UNLAZY" in call:
-        kept = local_value("i")
-        return int(kept) + 1 if kept is not None else 0
-    return 0
+def key_text(site, key, value):
+    """What the trace would print for a key of the site's event."""
+    return source.vocabulary().events[site.event].key(key).text(value)
 
 
-def describe_pops(call, w, names):
-    """The frames a pop site releases, top first."""
-    reason = re.search(r"NAMEI_POP_\w+", call)
-    reason = reason.group(0) if reason else "?"
-    bottom = popped_bottom(call, w)
-    lines = ["pop   [{}] {}{}".format(f.index, names.path(f.link),
-                                      "" if reason == "NAMEI_POP_WALKED"
-                                      else "  ({})".format(POP_REASONS.get(reason, reason)))
-             for f in reversed(w.frames) if f.index >= bottom]
+def reason_symbol(site, value):
+    """The enum constant a reason's value is, in the vocabulary."""
+    printed = key_text(site, "reason", value)
+    return next((s for s in source.vocabulary().events[site.event].key("reason").symbols
+                 if s.printed == printed), None)
+
+
+def popped(site, w):
+    """(top, lowest) indexes of the frames a pop site releases: its helper
+    pops count frames below top; None when a local it needs is optimized out."""
+    top = argument_number(site, "top", w)
+    count = argument_number(site, "count", w)
+    if top is None or count is None:
+        return None
+    return top, max(top - count, 0)
+
+
+def describe_pops(site, w, names):
+    """The frames a pop site releases, top first, each with the reason the
+    header gives of its site's reason unless that is the walk of its body."""
+    reason = reason_symbol(site, argument_number(site, "reason", w))
+    frames = popped(site, w) or (w.depth, 0)
+    note = "" if reason is None or reason.printed == "walked" else "  ({}: {})".format(
+        reason.printed, reason.meaning)
+    lines = ["pop   [{}] {}{}".format(f.index, names.path(f.link), note)
+             for f in reversed(w.frames) if frames[1] <= f.index < frames[0]]
     return "\n     ".join(lines) if lines else None
 
 
-def describe(event, call, w, names):
+def describe_error(site, parameter, w):
+    """The error a jump site passes: 0, or the name of its local's value."""
+    value = argument_number(site, parameter, w)
+    if value == 0:
+        return None
+    return constants.error_name(value) if value is not None else "an error"
+
+
+def describe(site, w, names):
     """One line for an event, from the walk as it stands at its site."""
     c = constants.get()
+    event = site.event
     mode = "RCU-walk" if w.rcu else "REF-walk"
     if event == "namei_link_push":
         top = w.frames[-1] if w.frames else None
@@ -99,8 +120,8 @@ def describe(event, call, w, names):
     if event == "namei_link_body":
         if not w.depth:
             return None     # link_path_walk() on the name itself: no event
-        body = local_string("link") if "link, name" in call else local_string("name")
-        remnant = local_string("name") if "link, name" in call else ""
+        body, remnant = (local_string(site.arguments[p]) if site.arguments[p] != '""' else ""
+                         for p in ("body", "remnant"))
         text = "walk the body of [{}]".format(w.depth - 1)
         if body is not None:
             text += ": \"{}\"".format(body)
@@ -108,40 +129,39 @@ def describe(event, call, w, names):
             text += ", then \"{}\"".format(remnant)
         return text
     if event == "namei_link_pop":
-        return describe_pops(call, w, names)
+        return describe_pops(site, w, names)
     if event == "namei_stack_spill":
         return "spill the {} embedded frames to a heap array of {} ({})".format(
             c.EMBEDDED_LEVELS, c.MAXSYMLINKS, mode)
     if event == "namei_eloop":
-        reason = re.search(r"NAMEI_ELOOP_(\w+)", call)
-        reason = reason.group(1) if reason else "?"
-        if reason == "NO_SYMLINKS" and not w.flags & c.LOOKUP_FLAGS["LOOKUP_NO_SYMLINKS"]:
-            # pick_link()'s site: the flags tell a nosymfollow mount.
-            reason = "NOSYMFOLLOW"
-        return "ELOOP ({}) after {}".format(reason.lower(),
+        reason = reason_symbol(site, argument_number(site, "reason", w))
+        reason = reason.constant if reason else None
+        if reason == "NAMEI_ELOOP_NO_SYMLINKS" and \
+                not w.flags & c.LOOKUP_FLAGS["LOOKUP_NO_SYMLINKS"]:
+            # As namei_trace_eloop() does: the flags tell a nosymfollow mount.
+            reason = "NAMEI_ELOOP_NOSYMFOLLOW"
+        symbol = source.vocabulary().symbol(reason)
+        return "ELOOP ({}) after {}".format(symbol.printed if symbol else "?",
                                             plural(w.total_link_count, "link"))
     if event == "namei_unlazy":
-        ok = ", true)" in call
-        why = local_value("why")
-        why = str(why).replace("NAMEI_UNLAZY_", "").lower() if why is not None else None
+        ok = argument_number(site, "legitimized", w)
+        why = argument_number(site, "reason", w)
+        why = key_text(site, "reason", why) if why is not None else None
         return "leave RCU-walk: {} ({}in {})".format(
             "references taken, going on in REF-walk" if ok
             else "failed, the attempt ends and is made again in REF-walk",
             "{}, ".format(why) if why else "", caller_name())
     if event == "namei_jump_root":
-        error = site_argument(call, 2)
+        error = describe_error(site, "error", w)
         what = "an absolute link" if w.depth else "an absolute name"
-        if error == "0":
+        if error is None:
             return "jump to the root {} ({})".format(names.path(w.nd["root"]), what)
-        value = local_value(error)
-        return "jump to the root refused: {} ({})".format(
-            constants.error_name(int(value)) if value is not None else "an error", what)
+        return "jump to the root refused: {} ({})".format(error, what)
     if event == "namei_jump_link":
-        if site_argument(call, 3) == "0":
+        error = describe_error(site, "error", w)
+        if error is None:
             return "jump (a magic link: ->get_link() called nd_jump_link())"
-        value = local_value("error")
-        return "jump of a magic link refused: {}".format(
-            constants.error_name(int(value)) if value is not None else "an error")
+        return "jump of a magic link refused: {}".format(error)
     return event
 
 
@@ -205,12 +225,12 @@ class Tracer:
             if self.hits.repeated(w):
                 return False
             names = walk.Names()
-            text = describe(site.event, site.text, w, names)
+            text = describe(site, w, names)
             if text is None:
                 return False
             if site.event == "namei_link_pop":
                 # The site comes before the pop: the stack after it.
-                w.frames = w.frames[:popped_bottom(site.text, w)]
+                w.frames = w.frames[:(popped(site, w) or (0, 0))[1]]
             self.steps += 1
             gdb.write("{:>3}. {}\n{}\n".format(self.steps, text, stack_summary(w, names)))
         except KeyboardInterrupt:

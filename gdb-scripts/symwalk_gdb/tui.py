@@ -6,7 +6,7 @@
 import gdb
 
 from symwalk_gdb import constants, stack, walk
-from symwalk_gdb.command import one_sentence, source_of
+from symwalk_gdb.command import one_sentence, own_source_frame
 
 LAYOUT = "symwalk"
 # Reverse video for a frame that changed since the last drawing; the "*"
@@ -110,12 +110,9 @@ def select_source_frame():
     then shows. Stepping is unchanged: next and step go from the innermost
     frame whichever is selected."""
     try:
-        frame = gdb.newest_frame()
-        if "include/" not in (source_of(frame) or ("",))[0]:
-            return
-        while frame is not None and "include/" in (source_of(frame) or ("include/",))[0]:
-            frame = frame.older()
-        if frame is not None:
+        newest = gdb.newest_frame()
+        frame = own_source_frame(newest)
+        if frame != newest:
             frame.select()
     except gdb.error:
         pass
