@@ -19,6 +19,7 @@ import subprocess
 from docutils.parsers.rst import Directive
 
 import symwalk_run
+from symwalk import markers
 from symwalk_rst import code, esc, heading, literal, parse
 
 SYSTEM = "namei"
@@ -94,11 +95,9 @@ def split_args(text):
 
 
 def formats(text):
-    """{event: Format} of the "@@ format EVENT" blocks of docs-walks.sh."""
-    found = {}
-    for m in re.finditer(r"^@@ format (\w+)\r?\n(.*?)^@@ end", text, re.M | re.S):
-        found[m.group(1)] = Format(m.group(1), m.group(2).replace("\r", ""))
-    return found
+    """{event: Format} of the "format" sections of docs-walks.sh."""
+    return {part.name: Format(part.name, part.text.replace("\r", ""))
+            for part in markers.sections(text, "format")}
 
 
 def comment_text(body):
