@@ -19,7 +19,7 @@ import subprocess
 from docutils.parsers.rst import Directive
 
 import symwalk_run
-from symwalk import markers
+from symwalk import docs_data, markers
 from symwalk_rst import code, esc, heading, literal, parse
 
 SYSTEM = "namei"
@@ -214,12 +214,12 @@ class Events(Directive):
         env.note_dependency(header_path)
         with open(header_path) as f:
             header = Header(f.read())
-        found = formats(symwalk_run.read(env, symwalk_run.docs_data.WALKS))
+        found = formats(symwalk_run.read(env, docs_data.WALKS))
         if not found:
             raise self.error("{} holds no event format: run 'make check' (its "
                              "guest/scenarios/docs-walks.sh prints them)".format(
                                  symwalk_run.relative(symwalk_run.path(
-                                     env, symwalk_run.docs_data.WALKS))))
+                                     env, docs_data.WALKS))))
         records = symwalk_run.records(env)
         shown = examples(records)
         sites = call_sites(tree)

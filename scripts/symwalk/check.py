@@ -13,7 +13,10 @@ from symwalk.layout import HELPER_TESTS, TOP
 from symwalk.runner import Unit, add_tap, program, test_programs
 
 GUEST_TIMEOUT = 300
-# The seconds a docs test took on a 2-core machine, where more than the default.
+# The seconds a test program took on a 2-core machine, where more than the
+# default, for a run that has no measured times of its own yet.
+HOST_TEST_COSTS = {"gdb_helpers_test.sh": 6, "tree_test.sh": 6}
+GDB_TEST_COSTS = {"lab_tmux_test.py": 15, "tui_tmux_test.py": 10}
 DOCS_TEST_COSTS = {"pages_test.sh": 4, "grade_keeps_site_test.py": 8}
 
 
@@ -187,8 +190,7 @@ def check_planted_warn(results, vm, run_dir):
 
 def host_units():
     """The tests of tests/host and tests/model: they need no guest."""
-    return [program(where, test, {"gdb_helpers_test.sh": 6, "tree_test.sh": 6}.get(
-                os.path.basename(test), 0.5))
+    return [program(where, test, HOST_TEST_COSTS.get(os.path.basename(test), 0.5))
             for where in ("host", "model") for test in test_programs(where)]
 
 
@@ -215,17 +217,16 @@ def check_parts(vm, smp, run_dir):
                   ("the walks of guest/scenarios/docs-walks.sh", docs_capture.capture_walks, 3),
                   ("the helper examples in gdb", docs_capture.capture_gdb, 5))]
     # The helpers must show the walk of the CPU that stopped: two vCPUs.
+    # Beside them, tests/gdb's programs: make lab as a student meets it, in
+    # tmux, and the walk's TUI window (its screens are shown on the site).
+    gdb_programs = [program("gdb", test, GDB_TEST_COSTS.get(os.path.basename(test), 1))
+                    for test in test_programs("gdb")]
     helpers = [Unit("gdb helper tests", lambda r: run_helper_tests(
-        r, smp, labs.lab_names(HELPER_TESTS), run_dir), 9)]
-    # make lab as a student meets it, in tmux; the walk's TUI window,
-    # redrawn at each stop, in an 80x24 terminal (its screens are shown).
-    helpers.append(program("gdb", os.path.join(HELPER_TESTS, "lab_tmux_test.py"), 15))
-    tui = program("gdb", os.path.join(HELPER_TESTS, "tui_tmux_test.py"), 10)
-    helpers.append(tui)
+        r, smp, labs.lab_names(HELPER_TESTS), run_dir), 9)] + gdb_programs
     # The site, built from the results the runs above left (make docs boots
     # nothing), then checked, against them too.
     site = program("docs", os.path.join(TOP, "tests", "docs", "build_test.sh"), 11,
-                   after=shown + [tui])
+                   after=shown + gdb_programs)
     docs = [site] + [program("docs", test, DOCS_TEST_COSTS.get(os.path.basename(test), 0.5),
                              after=[site])
                      for test in test_programs("docs") if os.path.basename(test) != "build_test.sh"]
