@@ -56,7 +56,7 @@ def lab_parts(gdb_log):
     return parts
 
 
-def run_labs_batch(vm, names, stem, run_dir, timeout=60, labs=LABS, check=True):
+def run_labs_batch(vm, names, run_dir, stem, timeout=60, labs=LABS, check=True):
     """Run the labs one after the other in one guest and one gdb session
     (one boot and one gdb start for all of them: make check's way), the
     whole run kept as stem.gdb.log and stem.console in run_dir, each lab's

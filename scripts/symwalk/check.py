@@ -49,8 +49,8 @@ def run_helper_tests(results, vm, names, run_dir, check=True):
     expectations."""
     alone = [n for n in names
              if os.path.exists(os.path.join(HELPER_TESTS, n, "before-boot.gdb"))]
-    verdicts = batch.run_labs_batch(vm, [n for n in names if n not in alone],
-                                    "helper-tests-batch", run_dir, labs=HELPER_TESTS, check=check)
+    verdicts = batch.run_labs_batch(vm, [n for n in names if n not in alone], run_dir,
+                                    "helper-tests-batch", labs=HELPER_TESTS, check=check)
     for name in alone:
         ok, report = batch.run_lab_batch(vm, name, run_dir, quiet=True, labs=HELPER_TESTS,
                                          check=check)
@@ -115,7 +115,7 @@ def run_labs(results, vm, names, run_dir, timeout=60, check=True):
     """The labs in batch, in one guest (batch.run_labs_batch()), each
     judged on its own; check=False: that each runs to its end, without
     holding it to its expectations."""
-    for name, ok, report in batch.run_labs_batch(vm, names, "labs-batch", run_dir,
+    for name, ok, report in batch.run_labs_batch(vm, names, run_dir, "labs-batch",
                                                  timeout=timeout, check=check):
         results.add("lab " + name + ("" if check else " runs"), ok, None if ok else report)
         if check:

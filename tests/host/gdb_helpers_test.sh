@@ -54,14 +54,18 @@ checks=(
 	"help lx-nameidata is the docstring" "Show the path walk the current task is in"
 	"help lx-nameidata"
 )
+# Each check's output is framed by markers, cut by scripts/symwalk/markers.py.
 commands=()
 for ((i = 0; i < ${#checks[@]}; i += 3)); do
-	commands+=(-ex "echo @@ check $i\n" -ex "${checks[i + 2]}")
+	commands+=(-ex "echo symwalk: begin check $i\n" -ex "${checks[i + 2]}"
+		-ex "echo symwalk: end check $i\n")
 done
-all=$(cd "$top" && timeout 60 gdb -nx -batch "${kernel[@]}" "${commands[@]}" -ex "echo @@ end\n" 2>&1)
+all=$(cd "$top" && timeout 60 gdb -nx -batch "${kernel[@]}" "${commands[@]}" 2>&1)
 for ((i = 0; i < ${#checks[@]}; i += 3)); do
-	# the output of check i: from its mark to the next
-	out=$(awk -v mark="@@ check $i" '$0 == mark { on = 1; next } /^@@ / { on = 0 } on' <<<"$all")
+	out=$(python3 -c 'import sys
+from symwalk import markers
+part = markers.section(sys.stdin.read(), "check", sys.argv[1])
+print(part.text if part else "", end="")' "$i" <<<"$all")
 	if grep -q -- "${checks[i + 1]}" <<<"$out" && ! grep -q "Traceback\|Python Exception" <<<"$out"; then
 		ok "${checks[i]}"
 	else
