@@ -13,9 +13,11 @@ import sys
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TREE = os.environ.get("SYMWALK_TREE", os.path.join(TOP, "build", "linux"))
 
-# The kernel's own Sphinx extensions, from the patched tree, and symwalk's.
+# The kernel's own Sphinx extensions, from the patched tree, and symwalk's,
+# which read the data they render through the package of scripts/symwalk/.
 sys.path.insert(0, os.path.join(TREE, "Documentation", "sphinx"))
 sys.path.insert(0, os.path.join(TOP, "Documentation", "sphinx"))
+sys.path.insert(0, os.path.join(TOP, "scripts"))
 
 project = "symwalk"
 author = "symwalk"

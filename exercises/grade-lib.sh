@@ -1,6 +1,6 @@
 # Shared by the exercises' graders, which run in the guest as scenarios
 # (exercises/NAME/grade.sh, packed as /symwalk/scenarios/exercise-NAME.sh).
-# They print TAP: scripts/exercise.py reads it.
+# They print TAP: scripts/symwalk/exercise.py reads it.
 
 count=0
 failed=0

@@ -1,2 +1,2 @@
-# The docs' helper examples (scripts/docs_data.py), as a lab's steps.
+# The docs' helper examples (scripts/symwalk/docs_capture.py), as a lab's steps.
 source gdb-scripts/record_examples.py

@@ -1,5 +1,5 @@
 #
-# symwalk: the docs' helper examples, run inside gdb by scripts/docs_data.py
+# symwalk: the docs' helper examples, run inside gdb by scripts/symwalk/docs_capture.py
 # (through docs-examples.gdb, as a lab's steps). Each command goes through
 # gdb.execute() and its output or its error is recorded, so that one
 # failing example does not stop the others.

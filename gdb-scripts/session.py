@@ -3,7 +3,7 @@
 # start it:
 #   SYMWALK_SESSION=FILE gdb -nx -x gdb-scripts/session.py
 #
-# FILE (JSON, written by scripts/guest.py's Guest.gdb_session_file()) says
+# FILE (JSON, written by scripts/symwalk/gdbsession.py's write_session()) says
 # which kernel to load and what to do: attach to a running guest ("lab":
 # null), boot a paused one to a lab and run its steps, or run the steps of
 # several labs in turn ("batch_labs", make check's) (symwalk_gdb/lab.py).
@@ -45,7 +45,7 @@ def main():
     gdb.execute("source " + os.path.join(HERE, "symwalk.py"))
     from symwalk_gdb import lab
     if session.get("batch_labs"):
-        lab.start_batch(session["port"], session["batch_labs"])
+        lab.start_batch(session["port"], session["batch_labs"], session["batch_mark"])
     elif session["lab"] is None:
         lab.attach_only(session["port"])
     else:

@@ -4,8 +4,9 @@
 # its pages and the directives of Documentation/sphinx/ in them, which
 # render the labs, the gdb helpers, the namei events, the series and the
 # stack pictures (sphinx.ext.graphviz) from the tree and from the results
-# make check's guest parts left in build/run (scripts/docs_data.py lists
-# them; SYMWALK_RUN tells the directives where). make docs boots nothing:
+# make check's guest parts left in build/run, its run folder, which only it
+# writes (scripts/symwalk/docs_data.py lists them; SYMWALK_RUN tells the
+# directives where). make docs boots nothing:
 # without those results it says to run make check. tests/docs/ checks the
 # built site.
 

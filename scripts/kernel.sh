@@ -10,7 +10,7 @@
 #
 # With CONFIG_MODULES, the guest's own modules (guest/modules/) are built
 # against the kernel too, into KBUILD/symwalk-modules.cpio, an archive
-# that scripts/guest.py appends to the initramfs of every boot of this
+# that scripts/symwalk/qemu.py appends to the initramfs of every boot of this
 # kernel (--no-guest-modules: not, for builds that are never booted).
 set -euo pipefail
 

@@ -5,23 +5,21 @@
 
 reads results.json and walk-cost.svg from the folder make bench writes
 (config value symwalk_bench_dir, build/bench by default), renders the
-report's blocks (scripts/bench.py's report_blocks(), the same the Markdown
-report is made of) as reStructuredText, and inlines the plot. Without a
+report's blocks (scripts/symwalk/bench_report.py's report_blocks(), the
+same the Markdown report is made of) as reStructuredText, and inlines the plot. Without a
 report, it says which command makes one. It boots nothing and measures
 nothing itself.
 """
 import json
 import os
-import sys
 
 from docutils import nodes
 from docutils.parsers.rst import Directive
 from docutils.statemachine import ViewList
 from sphinx.util.nodes import nested_parse_with_titles
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "scripts"))
-import bench  # noqa: E402
+from symwalk.bench_report import report_blocks
+from symwalk.layout import BUILD, TOP
 
 TITLE_CHARS = {2: "-", 3: "~"}
 
@@ -61,7 +59,7 @@ class BenchReport(Directive):
                 "here.".format(os.path.relpath(results, TOP))))]
         env.note_dependency(results)
         with open(results) as f:
-            blocks = bench.report_blocks(json.load(f))
+            blocks = report_blocks(json.load(f))
         content = ViewList()
         for n, line in enumerate(rst_lines(blocks)):
             content.append(line, results, n)
@@ -78,6 +76,6 @@ class BenchReport(Directive):
 
 
 def setup(app):
-    app.add_config_value("symwalk_bench_dir", os.path.join(TOP, "build", "bench"), "env")
+    app.add_config_value("symwalk_bench_dir", os.path.join(BUILD, "bench"), "env")
     app.add_directive("symwalk-bench", BenchReport)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

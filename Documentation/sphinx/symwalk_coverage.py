@@ -17,15 +17,13 @@ every lab runs, each line marked. It boots nothing and measures nothing.
 import json
 import os
 import subprocess
-import sys
 
 from docutils.parsers.rst import Directive
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "scripts"))
-import guest  # noqa: E402
-import namei_coverage  # noqa: E402
-from symwalk_rst import code, esc, heading, literal, parse  # noqa: E402
+from symwalk import coverage_lists
+from symwalk.labs import lab_names
+from symwalk.layout import TOP
+from symwalk_rst import code, esc, heading, literal, parse
 
 NOT_RUN = ("No ``make coverage`` has run in this checkout: it boots the guest parts "
            "of ``make check`` on a kernel whose ``fs/namei.o`` counts the lines it runs "
@@ -116,8 +114,8 @@ class Coverage(Directive):
         else:
             lines += staleness(data) + self.table(data)
         lines += heading("What nothing reaches, and why", "-")
-        env.note_dependency(namei_coverage.UNREACHED)
-        listed = namei_coverage.read_unreached(namei_coverage.UNREACHED)
+        env.note_dependency(coverage_lists.UNREACHED)
+        listed = coverage_lists.read_unreached(coverage_lists.UNREACHED)
         lines += ["``tests/coverage/unreached``, reviewed: ``make coverage`` fails on a "
                   "line of these functions that nothing reached and that is not listed "
                   "here, and on a listed line that something reached, unless its reason "
@@ -132,7 +130,7 @@ class Coverage(Directive):
 
     def table(self, data):
         functions = data["functions"]
-        labs = set(guest.lab_names())
+        labs = set(lab_names())
         lines_total = sum(len(f["lines"]) for f in functions.values())
         reached = sum(1 for f in functions.values() for line in f["lines"].values()
                       if line["count"])

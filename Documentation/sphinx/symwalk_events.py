@@ -19,7 +19,7 @@ import subprocess
 from docutils.parsers.rst import Directive
 
 import symwalk_run
-from symwalk import events
+from symwalk import docs_data, events, markers
 from symwalk_rst import code, esc, heading, literal, parse
 
 SYSTEM = events.SYSTEM
@@ -74,11 +74,9 @@ class Format:
 
 
 def formats(text):
-    """{event: Format} of the "@@ format EVENT" blocks of docs-walks.sh."""
-    found = {}
-    for m in re.finditer(r"^@@ format (\w+)\r?\n(.*?)^@@ end", text, re.M | re.S):
-        found[m.group(1)] = Format(m.group(1), m.group(2).replace("\r", ""))
-    return found
+    """{event: Format} of the "format" sections of docs-walks.sh."""
+    return {part.name: Format(part.name, part.text.replace("\r", ""))
+            for part in markers.sections(text, "format")}
 
 
 def call_sites(tree):
@@ -180,12 +178,12 @@ class Events(Directive):
             vocabulary = events.read(tree)
         except ValueError as e:
             raise self.error("{}: {}".format(events.HEADER, e))
-        found = formats(symwalk_run.read(env, symwalk_run.docs_data.WALKS))
+        found = formats(symwalk_run.read(env, docs_data.WALKS))
         if not found:
             raise self.error("{} holds no event format: run 'make check' (its "
                              "guest/scenarios/docs-walks.sh prints them)".format(
                                  symwalk_run.relative(symwalk_run.path(
-                                     env, symwalk_run.docs_data.WALKS))))
+                                     env, docs_data.WALKS))))
         records = symwalk_run.records(env)
         shown = examples(records)
         sites = call_sites(tree)

@@ -5,9 +5,9 @@
 
 renders a table of the helpers, then a section per helper: its gdb help
 text (the docstring of its class in gdb-scripts/symwalk_gdb/, read without
-gdb by scripts/gdb_helpers.py), and the commands that use it in the gdb
-session make check recorded (build/run/docs-gdb.json, planned from
-Documentation/helper-examples.yaml by scripts/docs_data.py) with what gdb
+gdb by scripts/symwalk/gdb_helpers.py), and the commands that use it in the
+gdb session make check recorded (build/run/docs-gdb.json, planned from
+Documentation/helper-examples.yaml by scripts/symwalk/docs_capture.py) with what gdb
 printed; lx-walk-tui also gets the screens tests/gdb/tui_tmux_test.py kept.
 """
 import json
@@ -17,11 +17,8 @@ import yaml
 from docutils.parsers.rst import Directive
 
 import symwalk_run
+from symwalk import docs_data, gdb_helpers
 from symwalk_rst import code, esc, heading, parse
-
-# From scripts/, which symwalk_run puts on the path.
-import docs_data  # noqa: E402
-import gdb_helpers  # noqa: E402
 
 KINDS = {"command": "gdb command", "function": "gdb convenience function",
          "parameter": "gdb parameter"}

@@ -13,7 +13,7 @@ last) make check judged. The run's results come from symwalk_run.
 
 .. symwalk-predict:: NAME
 
-renders the questions of labs/NAME/questions (scripts/grade.py reads them,
+renders the questions of labs/NAME/questions (scripts/symwalk/grade.py reads them,
 as make grade does) with where to answer them and how to grade the answers.
 
 .. symwalk-answers:: [NAME]
@@ -37,15 +37,12 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 from docutils.statemachine import ViewList
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "scripts"))
-import exercise  # noqa: E402
-import grade  # noqa: E402
-import guest  # noqa: E402
-import symwalk_coverage  # noqa: E402
-import symwalk_run  # noqa: E402
-from symwalk_rst import code, heading, parse  # noqa: E402
-import symwalk_walks as walks  # noqa: E402
+import symwalk_coverage
+import symwalk_run
+import symwalk_walks as walks
+from symwalk import docs_data, exercises, grade
+from symwalk.layout import EXERCISES, LABS
+from symwalk_rst import code, heading, parse
 
 KIND_HINTS = {"number": "a number", "errno": "an errno, or 0 for success"}
 
@@ -120,8 +117,8 @@ class Exercises(Directive):
     def run(self):
         lines = []
         env = self.state.document.settings.env
-        for name in exercise.names():
-            folder = os.path.join(exercise.EXERCISES, name)
+        for name in exercises.names():
+            folder = os.path.join(EXERCISES, name)
             readme = os.path.join(folder, "README.rst")
             env.note_dependency(readme)
             with open(readme) as f:
@@ -171,13 +168,13 @@ class Lab(Directive):
 
     def file(self, name):
         """A file of the lab, which the page depends on, and its text."""
-        path = os.path.join(guest.LABS, self.name, name)
+        path = os.path.join(LABS, self.name, name)
         self.env.note_dependency(path)
         with open(path, errors="replace") as f:
             return f.read()
 
     def narrative(self):
-        path = os.path.join(guest.LABS, self.name, "lab.rst")
+        path = os.path.join(LABS, self.name, "lab.rst")
         if os.path.exists(path):
             return self.file("lab.rst").splitlines() + [""]
         # Said loudly, and tests/docs/pages_test.sh fails on it, but the rest
@@ -228,7 +225,7 @@ class Lab(Directive):
         lines += heading("In gdb", section)
         lines += ["``make lab LAB={0}`` boots the guest paused, attaches gdb and runs "
                   "``labs/{0}/lab.gdb``:".format(name), ""] + code(self.file("lab.gdb"))
-        log = symwalk_run.read(self.env, "lab-{}.gdb.log".format(name))
+        log = symwalk_run.read(self.env, docs_data.lab_log(name))
         lines += ["What gdb printed when ``make check`` ran these steps (all the labs "
                   "in one guest and one gdb session, this lab's part of the output, "
                   "its values numbered from ``$1``), the run its expectations judged:", ""]

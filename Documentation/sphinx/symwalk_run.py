@@ -1,25 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 """The results of make check that the site shows, for symwalk's directives.
 
-make check's guest parts leave them in build/run, or where SYMWALK_RUN says
-(scripts/docs_data.py lists them): the traced walks, each lab's batch run,
+make check's guest parts leave them in its run folder, build/run, or where
+SYMWALK_RUN says (scripts/symwalk/docs_data.py lists them): the traced
+walks, each lab's batch run,
 the helper examples' gdb session. The site shows them and boots nothing;
 when they are missing, the build stops at once with one sentence naming the
 command that leaves them.
 """
 import functools
 import os
-import sys
 
 from sphinx.errors import ExtensionError
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "scripts"))
-import docs_data  # noqa: E402
-import guest  # noqa: E402
-import symwalk_walks  # noqa: E402
+import symwalk_walks
+from symwalk import docs_data
+from symwalk.labs import lab_names
+from symwalk.layout import SITE_RUN, TOP
 
-RUN = guest.RUN
+RUN = os.environ.get("SYMWALK_RUN") or SITE_RUN
 
 
 def relative(path):
@@ -71,7 +70,7 @@ def missing_results():
     """None when every result the site shows is there, else one sentence
     saying which command leaves them."""
     names = [docs_data.WALKS, docs_data.LAB_WALKS, docs_data.GDB_SESSION]
-    names += ["lab-{}.gdb.log".format(n) for n in guest.lab_names()]
+    names += [docs_data.lab_log(n) for n in lab_names()]
     missing = [n for n in names if not os.path.exists(os.path.join(RUN, n))]
     if not missing:
         return None

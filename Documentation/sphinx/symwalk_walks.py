@@ -4,13 +4,16 @@ drawn as graphviz dot code (sphinx.ext.graphviz renders it; symwalk_stack.py
 and symwalk_labs.py place the pictures). No Sphinx here: tests/docs/
 pictures_test.py checks the drawing on its own.
 
-guest/scenarios/docs-walks.sh prints, per walk, "@@ walk NAME PATH" (or
-"@@ lab NAME TRIGGER"), the namei_* lines of the trace buffer, then "@@ end";
-guest/scenarios/lab-triggers.sh the same for each lab's trigger.
+guest/scenarios/docs-walks.sh frames each walk's namei_* lines of the
+trace buffer by "symwalk: begin walk NAME PATH" and its end,
+guest/scenarios/lab-triggers.sh each lab's trigger by "symwalk: begin
+lab-walk NAME TRIGGER" and its end (scripts/symwalk/markers.py reads them).
 """
 import copy
 import html
 import re
+
+from symwalk import markers
 
 EVENT_LINE = re.compile(
     r"^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+(?P<flags>\S+)\s+"
@@ -127,23 +130,18 @@ STACK_EVENTS = ("namei_link_push", "namei_link_body", "namei_link_pop",
 
 
 def parse(text):
-    """Records of the scenario's output, by name ("lab:NAME" for labs)."""
+    """Records of the scenarios' output, by name ("lab:NAME" for labs)."""
     records = {}
-    current = None
-    for line in text.splitlines():
-        if line.startswith("@@ walk ") or line.startswith("@@ lab "):
-            kind, rest = line[3:].split(" ", 1)
-            name, _, what = rest.partition(" ")
-            current = Record(kind, name, what.strip())
-            records[(kind + ":" if kind == "lab" else "") + name] = current
-        elif line.startswith("@@ end"):
-            current = None
-        elif current is not None:
-            m = EVENT_LINE.match(line)
-            if m:
-                current.events.append(Event(line, m))
-            else:
-                current.output.append(line)
+    for marker, kind, key in (("walk", "walk", "{}"), ("lab-walk", "lab", "lab:{}")):
+        for part in markers.sections(text, marker):
+            record = records[key.format(part.name)] = Record(kind, part.name,
+                                                             part.what.strip())
+            for line in part.text.splitlines():
+                m = EVENT_LINE.match(line)
+                if m:
+                    record.events.append(Event(line, m))
+                else:
+                    record.output.append(line)
     return records
 
 

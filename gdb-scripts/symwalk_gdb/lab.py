@@ -1,8 +1,9 @@
 #
 # symwalk: a lab's gdb session, from the attach to the student's prompt
 #
-# scripts/guest.py starts gdb with the kernel's helpers and symwalk's loaded,
-# then calls start(): attach to QEMU's gdbstub (bounded), let the guest boot
+# scripts/symwalk/gdbsession.py starts gdb, gdb-scripts/session.py loads the
+# kernel's helpers and symwalk's, then calls start(): attach to QEMU's
+# gdbstub (bounded, symwalk_gdb/gdbstub.py), let the guest boot
 # to the lab quietly, run the lab's steps with each command shown before its
 # output, and end with a sentence that says where the student is and what to
 # type next.
@@ -20,12 +21,10 @@
 #
 
 import os
-import socket
-import time
 
 import gdb
 
-from symwalk_gdb import walk
+from symwalk_gdb import gdbstub, walk
 from symwalk_gdb.command import CtrlC, stop_location
 
 # The hostnames the guest announces (guest/initramfs/init, guest/tools/lookup.c).
@@ -40,22 +39,6 @@ SETHOSTNAME = {
 }
 
 
-def wait_for_gdbstub(port, seconds):
-    """Wait until something listens on localhost:port, at most seconds."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            if time.monotonic() >= deadline:
-                raise gdb.GdbError(
-                    "no guest answers on localhost:{} after {} s: start one with "
-                    "'make run' (or 'make lab'), or give its port with "
-                    "GDB_PORT=.".format(port, seconds))
-            time.sleep(0.1)
-
-
 class Quiet:
     """No stop is reported while it lasts: the boot's stops are not the
     student's business."""
@@ -68,7 +51,7 @@ class Quiet:
 
 
 def attach(port, seconds):
-    wait_for_gdbstub(port, seconds)
+    gdbstub.wait_for_gdbstub(port, seconds)
     with Quiet():
         gdb.execute("target remote 127.0.0.1:{}".format(port))
 
@@ -231,11 +214,8 @@ def run_step(command):
         gdb.execute(command)
         return
     before = walk.stopped_at()
-    output = gdb.execute(command, to_string=True)
-    for _ in range(3):
-        if before is None or walk.stopped_at() != before:
-            break
-        output = gdb.execute(command, to_string=True)
+    output = gdbstub.past_repeats(lambda: gdb.execute(command, to_string=True),
+                                  lambda: before is not None and walk.stopped_at() == before)
     gdb.write(output.lstrip("\n"))  # as gdb -batch prints a stop
 
 
@@ -338,8 +318,9 @@ def attach_only(port, wait=5):
         gdb.write("symwalk: interrupted before gdb attached; 'quit' ends gdb.\n", gdb.STDERR)
         return
     except gdb.GdbError as e:
+        # make gdb with no guest ends, as it started, with a sentence.
         gdb.write("symwalk: {}\n".format(e), gdb.STDERR)
-        return
+        gdb.execute("quit 1")
     gdb.write("symwalk: attached to the guest on localhost:{}; it is paused in {}.\n"
               "  continue lets it run, Ctrl-C pauses it again; lx-walk-break COMM stops "
               "in the walks of process COMM.\n".format(port, stop_location()))
@@ -380,7 +361,8 @@ def resume_until(*breakpoints):
     continued, a few times); False if the guest powered off first."""
     for breakpoint in breakpoints:
         breakpoint.hit = False
-    for _ in range(3):
+
+    def resume():
         if not guest_alive():
             return False
         with Quiet():
@@ -388,17 +370,21 @@ def resume_until(*breakpoints):
                 gdb.execute("continue", to_string=True)
             except gdb.error:
                 return False
-        if any(breakpoint.hit for breakpoint in breakpoints):
-            return True
-    return False
+        return True
+
+    def hit():
+        return any(breakpoint.hit for breakpoint in breakpoints)
+
+    return gdbstub.past_repeats(resume, lambda: guest_alive() and not hit()) and hit()
 
 
-def start_batch(port, labs, wait=30):
+def start_batch(port, labs, mark, wait=30):
     """make check's labs in one guest: [[name, steps]], in the order the
-    guest's init runs them (symwalk.lab=NAME,NAME,...). A line "@@ symwalk:
-    lab NAME, values from $N" before each lab's output lets scripts/guest.py
-    cut the output into one log a lab and number its values from $1 (gdb
-    cannot clear its value history). A lab whose fixture fails, or whose
+    guest's init runs them (symwalk.lab=NAME,NAME,...). The line mark, a
+    template of {name} and {first} (scripts/symwalk/markers.py's), before
+    each lab's output lets scripts/symwalk/batch.py cut the output into one
+    log a lab and number its values from $1 (gdb cannot clear its value
+    history). A lab whose fixture fails, or whose
     steps let the guest run on into the next lab, fails alone."""
     try:
         attach(port, wait)
@@ -406,8 +392,7 @@ def start_batch(port, labs, wait=30):
             continue_to(StartKernel(), "the kernel started")
         lab_start = LabStart()
         for name, steps in labs:
-            gdb.write("@@ symwalk: lab {}, values from ${}\n".format(
-                name, gdb.history_count() + 1))
+            gdb.write(mark.format(name=name, first=gdb.history_count() + 1) + "\n")
             if lab_start.name != name and not resume_until(lab_start):
                 gdb.write("symwalk: lab {}: the guest powered off before it; its "
                           "console says why.\n".format(name))
@@ -417,12 +402,10 @@ def start_batch(port, labs, wait=30):
                     name, lab_start.name))
                 continue
             ready = HostnameBreakpoint(READY)
-            for _ in range(3):
-                resume_until(ready, lab_start)
-                # QEMU's gdbstub may report the stop at the lab's start a
-                # second time (as run_step() knows): on to its READY.
-                if not (lab_start.hit and lab_start.name == name):
-                    break
+            # QEMU's gdbstub may report the stop at the lab's start a second
+            # time (as run_step() knows): on to its READY.
+            gdbstub.past_repeats(lambda: resume_until(ready, lab_start),
+                                 lambda: lab_start.hit and lab_start.name == name)
             ready.delete()
             if not ready.hit:
                 gdb.write("symwalk: lab {}: its fixture failed; its console says "

@@ -1,7 +1,8 @@
 # The documentation's walk data: the namei events of walks chosen to show
 # the symlink stack at its key moments (the labs' walks are traced by
 # lab-triggers.sh), then the format of every namei event.
-# Each walk prints "@@ walk NAME PATH", its events, then "@@ end".
+# Each walk prints its events between "symwalk: begin walk NAME PATH" and
+# "symwalk: end walk NAME" (scripts/symwalk/markers.py).
 t=/sys/kernel/tracing
 
 traced() {
@@ -12,9 +13,9 @@ traced() {
 	echo 1 > $t/events/namei/enable
 	"$@" || true
 	echo 0 > $t/events/namei/enable
-	echo "@@ walk $name $path"
+	echo "symwalk: begin walk $name $path"
 	grep ' namei_' $t/trace || true
-	echo "@@ end"
+	echo "symwalk: end walk $name"
 }
 
 # nest: three links met before the last component of each name:
@@ -51,10 +52,11 @@ ln -s loop loop
 traced loop loop lookup stat loop
 
 # The events' own description, for the event reference: each event's
-# format file as tracefs prints it, between "@@ format EVENT" and "@@ end".
+# format file as tracefs prints it, between "symwalk: begin format EVENT"
+# and "symwalk: end format EVENT".
 for format in $t/events/namei/*/format; do
 	event=${format%/format}
-	echo "@@ format ${event##*/}"
+	echo "symwalk: begin format ${event##*/}"
 	cat "$format"
-	echo "@@ end"
+	echo "symwalk: end format ${event##*/}"
 done

@@ -1,10 +1,11 @@
 # Each lab's lookups as a student makes them again from the guest shell:
 # lab-trigger NAME, run from /, twice, without gdb. Each run prints
 # "symwalk: begin trigger NAME/RUN" and "symwalk: end trigger NAME/RUN"
-# around its output (scripts/markers.py), which scripts/check.py holds to the lab's console
-# expectations. The first run's events are kept for the lab's page: "@@ lab
-# NAME TRIGGER", the run, the namei events it left in the trace, "@@ end"
-# (Documentation/sphinx/symwalk_walks.py). Every trigger traces its own lookups (lookup
+# around its output (scripts/symwalk/markers.py), which scripts/symwalk/check.py
+# holds to the lab's console expectations. The first run's events are kept
+# for the lab's page: "symwalk: begin lab-walk NAME TRIGGER" (the trigger's
+# first line), the run, the namei events it left in the trace, "symwalk: end
+# lab-walk NAME" (Documentation/sphinx/symwalk_walks.py). Every trigger traces its own lookups (lookup
 # -t): enabling the events here as well would trace lookup's own
 # preparations and change what run 1 prints.
 t=/sys/kernel/tracing
@@ -16,7 +17,7 @@ for dir in /symwalk/labs/*/; do
 	lab-setup "$name" || continue
 	for run in 1 2; do
 		if [ $run = 1 ]; then
-			echo "@@ lab $name $(cat $dir/trigger)"
+			echo "symwalk: begin lab-walk $name $(head -n 1 $dir/trigger)"
 			echo > $t/trace
 		fi
 		echo "symwalk: begin trigger $name/$run"
@@ -24,7 +25,7 @@ for dir in /symwalk/labs/*/; do
 		echo "symwalk: end trigger $name/$run"
 		if [ $run = 1 ]; then
 			grep ' namei_' $t/trace || true
-			echo "@@ end"
+			echo "symwalk: end lab-walk $name"
 		fi
 	done
 done

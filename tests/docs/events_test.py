@@ -6,19 +6,16 @@ each event, the format file its tracefs printed in the judged run
 each from the same field, each symbolic key with the same values and
 names, and the mode from the same flag. KTAP.
 
-usage: events_test.py [WALKS TREE]   (build/run/docs-walks.txt, build/linux)
+usage: events_test.py [WALKS TREE]   (make check's docs-walks.txt, build/linux)
 """
 import os
 import re
 import sys
 
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "tests", "host"))
-sys.path.insert(0, os.path.join(TOP, "scripts"))
-from taplib import check, done  # noqa: E402
-from symwalk import events  # noqa: E402
+from symwalk import docs_data, events, markers
+from symwalk.layout import BUILD, SITE_RUN
+from taplib import check, done
 
-FORMAT = re.compile(r"^@@ format namei_(\w+)\r?\n(.*?)^@@ end", re.M | re.S)
 SYMBOLIC = re.compile(r"__print_symbolic\(REC->(\w+),(.*)\)$")
 MODE = re.compile(r'\(\(REC->(\w+)\) & (0x[0-9a-f]+) \? "(\w+)" : "(\w+)"\)$')
 
@@ -56,12 +53,12 @@ def expected_keys(event):
 
 
 def main():
-    walks = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "build", "run",
-                                                                "docs-walks.txt")
-    tree = sys.argv[2] if len(sys.argv) > 2 else os.path.join(TOP, "build", "linux")
+    walks = sys.argv[1] if len(sys.argv) > 1 else os.path.join(SITE_RUN, docs_data.WALKS)
+    tree = sys.argv[2] if len(sys.argv) > 2 else os.path.join(BUILD, "linux")
     vocabulary = events.read(tree)
     with open(walks, errors="replace") as f:
-        formats = {m.group(1): m.group(2) for m in FORMAT.finditer(f.read())}
+        formats = {part.name[len("namei_"):]: part.text
+                   for part in markers.sections(f.read(), "format")}
     check("the run printed the format of each event of the header",
           sorted(formats) == sorted(e.short for e in vocabulary.events.values()),
           "the run's: {}\nthe header's: {}".format(sorted(formats),

@@ -20,9 +20,9 @@ import re
 import subprocess
 import sys
 
+from taplib import check, done
+
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "tests", "host"))
-from taplib import check, done  # noqa: E402
 
 NAMED = re.compile(r"(?<![\w$.>:/])([A-Za-z_]\w*)\(\)")
 DEFINED = re.compile(r"\bdef\s+([A-Za-z_]\w*)\s*\(")

@@ -61,7 +61,7 @@ for line in open(sys.argv[1]):
 	fi
 done
 
-helpers=$($py -c 'import sys; sys.path.insert(0, "scripts"); import gdb_helpers as helpers
+helpers=$($py -c 'from symwalk import gdb_helpers as helpers
 print(" ".join(h.name for h in helpers.find_helpers("gdb-scripts")))')
 missing=()
 for h in $helpers; do

@@ -5,18 +5,16 @@ picture says what its colours mean. KTAP."""
 import html
 import os
 import re
-import sys
+
+from taplib import check, done
+import symwalk_walks as walks
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(TOP, "tests", "host"))
-sys.path.insert(0, os.path.join(TOP, "Documentation", "sphinx"))
-from taplib import check, done  # noqa: E402
-import symwalk_walks as walks  # noqa: E402
 
 # Two nested links, the top one popped once walked; then, the walk failing,
 # terminate_walk() pops the frame left.
 TRACE = """\
-@@ walk nest n1/e
+symwalk: begin walk nest n1/e
  lookup-1 [000] ..... 1.0: namei_lookup_start: level=0 attempt=rcu name="n1/e" dfd=-100 flags=FOLLOW|RCU links=0 error=0
  lookup-1 [000] ..... 1.0: namei_link_push: level=0 depth=1 links=1 link="n1" trailing=0 mode=rcu seq=2
  lookup-1 [000] ..... 1.0: namei_link_body: level=0 depth=1 body="n2/e" remnant="e"
@@ -26,7 +24,7 @@ TRACE = """\
  lookup-1 [000] ..... 1.0: namei_unlazy: level=0 depth=1 reason=dcache_miss legitimized=0
  lookup-1 [000] ..... 1.0: namei_link_pop: level=0 depth=0 links=2 link="n1" reason=terminate done=0x0 mode=ref
  lookup-1 [000] ..... 1.0: namei_lookup_end: level=0 attempt=rcu name="n1/e" links=2 error=-10
-@@ end
+symwalk: end walk nest
 """
 
 

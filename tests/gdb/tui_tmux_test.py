@@ -12,11 +12,12 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # No __pycache__ in tests/gdb, where each folder is a helper test the
 # initramfs packs.
 sys.dont_write_bytecode = True
-from lab_tmux_test import NEVER, TOP, Lab, check, taplib  # noqa: E402
+from lab_tmux_test import LAB, NEVER, check, taplib  # noqa: E402
+from symwalk.layout import SITE_RUN  # noqa: E402
+from symwalk.tmux_driver import Lab  # noqa: E402
 
 ROWS, COLUMNS = 24, 80
 TITLE = "symwalk: the walk"
@@ -29,7 +30,7 @@ def keep(lab, name):
     """The gdb pane's screen, kept under build/run for the docs and for a
     failure's reader."""
     screen = lab.screen(1)
-    path = os.path.join(TOP, "build", "run", "tui-{}.txt".format(name))
+    path = os.path.join(SITE_RUN, "tui-{}.txt".format(name))
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(screen)
@@ -44,7 +45,7 @@ def prompting(screen, before):
 
 
 def main():
-    lab = Lab(make_args=["TUI=1"], rows=ROWS, columns=COLUMNS)
+    lab = Lab(LAB, make_args=["TUI=1"], rows=ROWS, columns=COLUMNS)
     try:
         opened = lab.started() and lab.wait(lambda: TITLE in lab.screen(1), 120)
         screen = keep(lab, "after-steps")

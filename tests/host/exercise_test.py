@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The exercises' driver (scripts/exercise.py), the parts that need no
-kernel: names resolved as the labs' are (a unique prefix will do), the
+"""The exercises' driver (scripts/exercise.py and scripts/symwalk/), the
+parts that need no kernel: names resolved as the labs' are (a unique prefix will do), the
 listing with a line each, every exercise's questions read and graded on
 the grader's own lines, and predictions refused, unseen, before anything
 is built or booted while one is blank or malformed. KTAP."""
@@ -9,16 +9,15 @@ import subprocess
 import sys
 import tempfile
 
-TOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(TOP, "scripts"))
-from taplib import check, done  # noqa: E402
-import exercise  # noqa: E402
+from taplib import check, done
+from symwalk import exercise, exercises
+from symwalk.layout import TOP
 
 
 def resolved(name):
     try:
-        return exercise.resolve(name)
-    except exercise.ExerciseError as e:
+        return exercises.resolve(name)
+    except exercises.ExerciseError as e:
         return "error: " + str(e)
 
 
@@ -33,10 +32,10 @@ check("a name of none: the exercises", resolved("nesting").startswith("nesting")
 listing = subprocess.run([sys.executable, os.path.join(TOP, "scripts", "exercise.py"), "list"],
                          stdout=subprocess.PIPE, text=True).stdout.splitlines()
 check("make exercises: a line each, the name and what the exercise asks",
-      len(listing) == len(exercise.names()) and
+      len(listing) == len(exercises.names()) and
       all(line.split()[0] == name and len(line.split()) > 2
-          for line, name in zip(listing, exercise.names())), listing)
-for name in exercise.names():
+          for line, name in zip(listing, exercises.names())), listing)
+for name in exercises.names():
     asked = exercise.questions(name)
     check("exercise {}: its predictions are questions over the grader's console".format(name),
           asked and all(q.pattern.startswith("console: ") for q in asked),

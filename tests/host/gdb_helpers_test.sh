@@ -54,14 +54,18 @@ checks=(
 	"help lx-nameidata is the docstring" "Show the path walk the current task is in"
 	"help lx-nameidata"
 )
+# Each check's output is framed by markers, cut by scripts/symwalk/markers.py.
 commands=()
 for ((i = 0; i < ${#checks[@]}; i += 3)); do
-	commands+=(-ex "echo @@ check $i\n" -ex "${checks[i + 2]}")
+	commands+=(-ex "echo symwalk: begin check $i\n" -ex "${checks[i + 2]}"
+		-ex "echo symwalk: end check $i\n")
 done
-all=$(cd "$top" && timeout 60 gdb -nx -batch "${kernel[@]}" "${commands[@]}" -ex "echo @@ end\n" 2>&1)
+all=$(cd "$top" && timeout 60 gdb -nx -batch "${kernel[@]}" "${commands[@]}" 2>&1)
 for ((i = 0; i < ${#checks[@]}; i += 3)); do
-	# the output of check i: from its mark to the next
-	out=$(awk -v mark="@@ check $i" '$0 == mark { on = 1; next } /^@@ / { on = 0 } on' <<<"$all")
+	out=$(python3 -c 'import sys
+from symwalk import markers
+part = markers.section(sys.stdin.read(), "check", sys.argv[1])
+print(part.text if part else "", end="")' "$i" <<<"$all")
 	if grep -q -- "${checks[i + 1]}" <<<"$out" && ! grep -q "Traceback\|Python Exception" <<<"$out"; then
 		ok "${checks[i]}"
 	else
@@ -71,19 +75,21 @@ for ((i = 0; i < ${#checks[@]}; i += 3)); do
 	fi
 done
 
-# make gdb with no guest: one sentence, not a blank screen, once guest.py's
-# short wait for a gdbstub is over. timeout(1) bounds the test; a bound in
-# seconds on make's own run would fail on a loaded machine (it took 7 to 10 s
-# beside other test runs), so the test asserts that it ends by itself.
+# make gdb with no guest: one sentence, not a blank screen, once gdb's short
+# wait for a gdbstub (gdb-scripts/symwalk_gdb/gdbstub.py) is over, and gdb
+# ends. timeout(1) bounds the test; a bound in seconds on make's own run
+# would fail on a loaded machine (make took 7 to 10 s beside other test
+# runs, before gdb's start and its wait of 5 s), so the test asserts that it
+# ends by itself.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 start=$SECONDS
-out=$(cd "$top" && env -u MAKEFLAGS -u MAKELEVEL timeout 20 make -s gdb GDB_PORT="$port" </dev/null 2>&1)
+out=$(cd "$top" && env -u MAKEFLAGS -u MAKELEVEL timeout 40 make -s gdb GDB_PORT="$port" </dev/null 2>&1)
 rc=$? took=$((SECONDS - start))
 if [[ $rc -ne 0 && $rc -ne 124 ]] && grep -q "no guest answers on localhost:$port: start one with 'make run'" <<<"$out" &&
 	! grep -q "Traceback\|Python Exception" <<<"$out"; then
 	ok "make gdb without a guest says so and ends by itself (${took} s)"
 else
-	not_ok "make gdb without a guest says so and ends by itself (exit $rc after ${took} s; 124: killed by timeout 20)"
+	not_ok "make gdb without a guest says so and ends by itself (exit $rc after ${took} s; 124: killed by timeout 40)"
 	echo "$out" | sed 's/^/# /'
 fi
 

@@ -1,15 +1,12 @@
 #!/usr/bin/env python3
-"""The labs' grader (scripts/grade.py): questions read or refused with the
+"""The labs' grader (scripts/symwalk/grade.py): questions read or refused with the
 line at fault, answers normalised by kind, each way of taking the run's
 value, wrong answers named, the student's file made once. KTAP."""
 import os
-import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                                "scripts"))
-from taplib import check, done  # noqa: E402
-import grade  # noqa: E402
+from taplib import check, done
+from symwalk import grade, narrative
 
 GDB = """\
   3. push  [0] /lab/x/l2  (2 of 40 links, REF-walk)
@@ -137,7 +134,6 @@ with open(path, "w") as f:
 check("an existing answers file is never overwritten; comments after answers dropped",
       grade.write_template("x", qs) == path and grade.read_answers(path) == {"links": "3"})
 
-import narrative  # noqa: E402
 
 RST = """\
 Title

@@ -12,7 +12,8 @@ Prose ("the depth stays 1") is not read; quote the output to have it held.
 import os
 import re
 
-import guest
+from symwalk import expect
+from symwalk.layout import LABS
 
 LITERAL = re.compile(r"``(.+?)``", re.S)
 # A quote of output: name=value, or "field: value" at its start.
@@ -44,12 +45,12 @@ def in_line(quote, line):
     return True
 
 
-def unbacked(name, gdb_output, console_output, labs=guest.LABS):
+def unbacked(name, gdb_output, console_output, labs=LABS):
     """(quotes, [quote no matched line holds])."""
     with open(os.path.join(labs, name, "lab.rst")) as f:
         said = quotes(f.read())
-    results = guest.check_lab_output(guest.read_expectations(name, labs),
-                                     gdb_output, console_output)
+    results = expect.check_lab_output(expect.read_expectations(name, labs),
+                                      gdb_output, console_output)
     lines = [re.sub(r"\s+", " ", line) for _, line in results
              if line and line != "(absent)"]
     return said, [q for q in said if not any(in_line(q, line) for line in lines)]

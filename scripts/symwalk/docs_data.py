@@ -1,0 +1,34 @@
+"""The runs of make check the site shows, by name, in make check's run
+folder (layout.SITE_RUN; make docs reads them where SYMWALK_RUN says):
+
+  lab-triggers.txt    every lab's trigger, its first run traced
+                      (guest/scenarios/lab-triggers.sh, judged by check.py)
+  docs-walks.txt      the namei events of guest/scenarios/docs-walks.sh, and
+                      the format of each event as tracefs printed it
+  docs-gdb.json       the helper examples: a gdb session on
+                      guest/scenarios/docs-gdb.sh (Documentation/helper-examples.yaml)
+  lab-NAME.gdb.log    each lab's part of make check's batch of labs
+                      (labs-batch.gdb.log), the one its expectations judged
+
+make check leaves them (docs_capture.py, check.py); make docs reads them
+and boots nothing.
+"""
+import os
+
+from symwalk.layout import TOP
+
+WALKS = "docs-walks.txt"
+LAB_WALKS = "lab-triggers.txt"
+GDB_SESSION = "docs-gdb.json"
+EXAMPLES = os.path.join(TOP, "Documentation", "helper-examples.yaml")
+
+
+def lab_log(name):
+    """The lab's part of make check's batch, what its page shows of gdb."""
+    return "lab-{}.gdb.log".format(name)
+
+
+def lab_page_runs(name):
+    """The runs a lab's page is made of: the traced walks (its trigger's
+    among them) and its gdb log."""
+    return [WALKS, LAB_WALKS, lab_log(name)]
