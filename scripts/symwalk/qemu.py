@@ -1,6 +1,7 @@
 """The guest under QEMU (TCG): its command line, a boot to completion, a
 scenario's run. Every QEMU run is bounded: a guest that does not finish in
 time is killed and the tail of its console shown."""
+import hashlib
 import os
 import shutil
 import socket
@@ -64,7 +65,10 @@ def with_kernel_modules(initramfs, kbuild):
     modules = os.path.join(kbuild, "symwalk-modules.cpio")
     if not os.path.exists(modules):
         return initramfs
-    both = os.path.join(kbuild, "symwalk-initramfs.cpio")
+    # One per initramfs: another one booted with the same kernel must not
+    # find this one's programs.
+    both = os.path.join(kbuild, "symwalk-initramfs-{}.cpio".format(
+        hashlib.sha1(os.path.abspath(initramfs).encode()).hexdigest()[:12]))
     if not all(os.path.exists(both) and os.path.getmtime(both) >= os.path.getmtime(part)
                for part in (initramfs, modules)):
         # Whole or not at all: several guests may start at once.
