@@ -23,6 +23,11 @@ as make grade does) with where to answer them and how to grade the answers.
 renders, folded (an HTML <details> closed by default), the reference answer
 and its explanation for each question of NAME, if given, then the body.
 
+.. symwalk-labs::
+
+renders the labs in order as a numbered table: each lab's number, its page
+and its one-line summary (the title of its lab.rst).
+
 .. symwalk-exercises::
 
 renders every exercise (exercises/NAME/README.rst, its headings a level
@@ -114,6 +119,19 @@ class Answers(Directive):
 # A README's adornments, one level down: its title becomes a section of the
 # exercises' page.
 DEMOTED = {"=": "-", "-": "~", "~": "^"}
+
+
+class LabsTable(Directive):
+    def run(self):
+        env = self.state.document.settings.env
+        lines = [".. list-table::", "   :header-rows: 1", "   :class: labs-table", "",
+                 "   * - #", "     - lab", "     - what it shows"]
+        for name in guest.lab_names():
+            env.note_dependency(os.path.join(guest.LABS, name, "lab.rst"))
+            number, _, topic = name.partition("-")
+            lines += ["   * - " + number, "     - :doc:`{} <{}>`".format(topic, name),
+                      "     - " + guest.lab_title(name)]
+        return parse(self, lines + [""], "labs")
 
 
 class Exercises(Directive):
@@ -244,5 +262,6 @@ def setup(app):
     app.add_directive("symwalk-lab", Lab)
     app.add_directive("symwalk-predict", Predict)
     app.add_directive("symwalk-answers", Answers)
+    app.add_directive("symwalk-labs", LabsTable)
     app.add_directive("symwalk-exercises", Exercises)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -138,7 +138,7 @@ class Moment(Directive):
             states, caption = MOMENTS[name](env)
         except NotInRun as e:
             raise self.error(str(e))
-        return [stack_figure(env, states, caption, self.options.get("alt", caption), 4)]
+        return [stack_figure(env, states, caption, self.options.get("alt", caption), 2)]
 
 
 class Trace(Directive):
