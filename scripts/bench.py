@@ -18,7 +18,8 @@ A benchmark, not a test. Two parts:
          make check.
 
 Writes OUT/report.md, OUT/results.json and OUT/walk-cost.svg, and prints
-the tables.
+the tables. make bench's OUT is bench/last, kept in the repository: each
+part says the date and the commit it measured, and the site shows them.
 """
 import argparse
 import html
@@ -50,6 +51,29 @@ WALK_FUNCTIONS = ["link_path_walk", "step_into", "walk_component", "pick_link", 
 
 class BenchError(Exception):
     pass
+
+
+def checkout_commit(out):
+    """The commit the checkout is at, with "+" if its tracked files (but
+    OUT's, the results themselves) differ from it."""
+    def git(*args):
+        return subprocess.run(["git"] + list(args), cwd=TOP, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    head = git("rev-parse", "HEAD") or "unknown"
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                  ":!" + os.path.relpath(os.path.abspath(out), TOP))
+    return head + ("+" if changed else "")
+
+
+def measured(part):
+    """When a part was measured, and at which commit of the checkout ("+":
+    with changes not committed)."""
+    commit = part.get("commit")
+    if not commit:
+        return part["date"]
+    # Not "commit HASH": the kernel's automarkup links that to the kernel's git.
+    return "{}, the checkout at {}{}".format(part["date"], commit.rstrip("+")[:12],
+                                            "+" if commit.endswith("+") else "")
 
 
 # -- the guest part ----------------------------------------------------------
@@ -353,7 +377,7 @@ def guest_blocks(g):
             "booted in the same run with the same initramfs, QEMU options {}; the fixture "
             "on a noatime tmpfs (guest/tools/walkbench.c). Each figure is the median of {} "
             "operations, rdtsc around the syscall (1 instruction = 1 ns under "
-            "icount).".format(g["date"], g["pristine"]["release"], g["patched"]["release"],
+            "icount).".format(measured(g), g["pristine"]["release"], g["patched"]["release"],
                               g["qemu"], g["iterations"])),
            ("heading", 3, "Every namei event off"),
            ("table", ["case", "pristine", "patched", "difference", "ratio"], [
@@ -406,7 +430,7 @@ def guest_blocks(g):
 def host_blocks(part):
     rows = part["rows"]
     return [("heading", 2, "On the host: wall-clock time (noisy: medians, min and max)"),
-            ("para", "Measured {} on {}.".format(part["date"], part["machine"])),
+            ("para", "Measured {} on {}.".format(measured(part), part["machine"])),
             ("table", ["what", "median", "min", "max", "runs", "note"], [
                 [r["name"], "{:.2f} {}".format(r["median"], r["unit"]),
                  "{:.2f}".format(r["min"]), "{:.2f}".format(r["max"]), r["runs"], r["note"]]
@@ -461,11 +485,12 @@ def main():
         with open(saved) as f:
             results = json.load(f)
     date = time.strftime("%Y-%m-%d %H:%M")
+    commit = checkout_commit(args.out)
     try:
         if args.only != "host":
-            results["guest"] = dict(guest_part(args), date=date)
+            results["guest"] = dict(guest_part(args), date=date, commit=commit)
         if args.only != "guest":
-            results["host"] = {"rows": host_part(args), "date": date,
+            results["host"] = {"rows": host_part(args), "date": date, "commit": commit,
                                "machine": os.uname().nodename}
     except (BenchError, guest.GuestError, subprocess.SubprocessError) as e:
         print("bench: {}".format(e), file=sys.stderr)

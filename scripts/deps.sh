@@ -10,6 +10,9 @@ packages=(
 	gcc make bc flex bison libelf-dev libssl-dev libc6-dev
 	cpio xz-utils git
 	tmux			# console and gdb side by side in `make lab`
+	# The site in a real browser (tests/docs/browser_test.py, make
+	# docs-screenshot); selenium loads in Debian's /usr/bin/python3 only.
+	chromium chromium-driver python3-selenium
 	"$@"
 )
 

@@ -4,11 +4,12 @@
 .. symwalk-bench::
 
 reads results.json and walk-cost.svg from the folder make bench writes
-(config value symwalk_bench_dir, build/bench by default), renders the
+(config value symwalk_bench_dir, bench/last by default: kept in the
+repository, so that a checkout's site shows the figures of its last make
+bench, with their date and commit, without running it), renders the
 report's blocks (scripts/bench.py's report_blocks(), the same the Markdown
-report is made of) as reStructuredText, and inlines the plot. Without a
-report, it says which command makes one. It boots nothing and measures
-nothing itself.
+report is made of) as reStructuredText, and inlines the plot. Without
+results it is an error. It boots nothing and measures nothing itself.
 """
 import json
 import os
@@ -54,11 +55,8 @@ class BenchReport(Directive):
         folder = env.config.symwalk_bench_dir
         results = os.path.join(folder, "results.json")
         if not os.path.exists(results):
-            return [nodes.paragraph(text=(
-                "No make bench has run in this checkout yet: make bench measures the "
-                "series against the pristine kernel (it builds that kernel itself, and "
-                "takes several minutes) and writes {}; the next make docs shows its report "
-                "here.".format(os.path.relpath(results, TOP))))]
+            raise self.error("{} is missing: make bench writes it (bench/last is "
+                             "kept in the repository)".format(os.path.relpath(results, TOP)))
         env.note_dependency(results)
         with open(results) as f:
             blocks = bench.report_blocks(json.load(f))
@@ -78,6 +76,6 @@ class BenchReport(Directive):
 
 
 def setup(app):
-    app.add_config_value("symwalk_bench_dir", os.path.join(TOP, "build", "bench"), "env")
+    app.add_config_value("symwalk_bench_dir", os.path.join(TOP, "bench", "last"), "env")
     app.add_directive("symwalk-bench", BenchReport)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -222,10 +222,9 @@ class Lab(Directive):
             path = events[0]["name"]
             states = walks.elide(walks.key_states(walks.stack_states(events)))
             dot = walks.strip(states, "the symlink stack along the lookup of " + path)
-            lines += [".. container:: stack-strip", "",
-                      "   .. graphviz::",
-                      "      :alt: the symlink stack along the lookup of " + path, ""]
-            lines += ["      " + line for line in dot.splitlines()] + [""]
+            lines += [".. graphviz::",
+                      "   :alt: the symlink stack along the lookup of " + path, ""]
+            lines += ["   " + line for line in dot.splitlines()] + [""]
             lines += ["The events of the lookup of ``{}``:".format(path), ""]
             lines += code(walks.lookup_text(events))
         return lines
