@@ -1,13 +1,12 @@
 #!/usr/bin/python3
-"""The built site in a real browser: Debian's headless chromium, driven by
-selenium (Debian's python3-selenium, which only /usr/bin/python3 loads),
-opens every page of build/docs/html from file:// URLs, on a laptop's
-1280x800 and on a phone's 390x844 (emulated as a phone, so that the page's
-viewport tag applies). On each page: nothing wider than the screen; every
-top-level page's link in the navigation can be brought into view (by
-scrolling the navigation, or the page); every stack picture drawn at its
-natural size or larger, its smallest text at least MIN_TEXT_PX, and on the
-laptop within the page's column; no JavaScript error. KTAP."""
+"""The built site in a real browser: headless chromium (scripts/
+site_browser.py) opens every page of build/docs/html from file:// URLs, on
+a laptop's 1280x800 and on a phone's 390x844. On each page: nothing wider
+than the screen; every top-level page's link in the navigation can be
+brought into view (by scrolling the navigation, or the page); every picture
+drawn at its natural size or larger, its smallest text at least
+MIN_TEXT_PX, and on the laptop within the page's column; no JavaScript
+error. KTAP."""
 import glob
 import os
 import re
@@ -18,17 +17,16 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(TOP, "tests", "host"))
 from taplib import check, done  # noqa: E402
 
+sys.path.insert(0, os.path.join(TOP, "scripts"))
 try:
-    from selenium import webdriver
     from selenium.common.exceptions import WebDriverException
-    from selenium.webdriver.chrome.service import Service
+    from site_browser import SCREENS, browser, set_screen
 except ImportError:
     print("Bail out! selenium is missing: scripts/deps.sh chromium chromium-driver "
           "python3-selenium installs it, for /usr/bin/python3")
     sys.exit(1)
 
 HTML = os.path.join(TOP, "build", "docs", "html")
-SCREENS = [("1280x800", 1280, 800, False), ("390x844", 390, 844, True)]
 # The pictures' smallest text is graphviz's 9 pt, 12 px at the SVG's natural
 # scale; the site's own smallest text (the sidebar, code) is 14 px. Below
 # 12 px a reader has to zoom: the picture was shrunk.
@@ -75,23 +73,6 @@ def svg_metrics(url):
     width = re.search(r'<svg[^>]*\swidth="([\d.]+)pt"', text)
     sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', text)]
     return float(width.group(1)) * PT_PX, min(sizes) if sizes else None
-
-
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--hide-scrollbars"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
-def set_screen(driver, width, height, phone):
-    driver.set_window_size(max(width, 800), height + 200)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": phone})
 
 
 def main():
