@@ -473,7 +473,8 @@ def check_parts(vm, smp, initramfs):
     docs_tests = sorted(glob.glob(os.path.join(TOP, "tests", "docs", "*_test.*")))
     site = program("docs", os.path.join(TOP, "tests", "docs", "build_test.sh"), 11,
                    after=shown + [tui])
-    docs = [site] + [program("docs", test, {"pages_test.sh": 4}.get(os.path.basename(test), 0.5),
+    docs = [site] + [program("docs", test, {"pages_test.sh": 4, "browser_test.py": 17}.get(
+                                 os.path.basename(test), 0.5),
                              after=[site])
                      for test in docs_tests if os.path.basename(test) != "build_test.sh"]
     return [("host tests", host),
