@@ -18,7 +18,7 @@ A benchmark, not a test. Two parts:
          make check.
 
 Writes OUT/report.md, OUT/results.json and OUT/walk-cost.svg, and prints
-the tables. make bench's OUT is bench/last, kept in the repository: each
+the tables. make bench's OUT is results/bench, kept in the repository: each
 part says the date and the commit it measured, and the site shows them.
 """
 import argparse

@@ -4,7 +4,7 @@
 .. symwalk-bench::
 
 reads results.json and walk-cost.svg from the folder make bench writes
-(config value symwalk_bench_dir, bench/last by default: kept in the
+(config value symwalk_bench_dir, results/bench by default: kept in the
 repository, so that a checkout's site shows the figures of its last make
 bench, with their date and commit, without running it), renders the
 report's blocks (scripts/bench.py's report_blocks(), the same the Markdown
@@ -55,7 +55,7 @@ class BenchReport(Directive):
         folder = env.config.symwalk_bench_dir
         results = os.path.join(folder, "results.json")
         if not os.path.exists(results):
-            raise self.error("{} is missing: make bench writes it (bench/last is "
+            raise self.error("{} is missing: make bench writes it (results/bench is "
                              "kept in the repository)".format(os.path.relpath(results, TOP)))
         env.note_dependency(results)
         with open(results) as f:
@@ -76,6 +76,6 @@ class BenchReport(Directive):
 
 
 def setup(app):
-    app.add_config_value("symwalk_bench_dir", os.path.join(TOP, "bench", "last"), "env")
+    app.add_config_value("symwalk_bench_dir", os.path.join(TOP, "results", "bench"), "env")
     app.add_directive("symwalk-bench", BenchReport)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -68,7 +68,7 @@ if [[ $rows -eq $labs && $labs -gt 0 ]]; then ok "the labs index: a numbered tab
 else not_ok "the labs index: a numbered table, a row for each lab"; echo "# $rows row(s) for $labs labs"; fi
 check "the labs index documents the guest's lookup tool and lab-trigger" says labs/index.html \
 	'lookup [-n COMM] [-d DIR] [-R FLAGS] [-o FILE [-u]] [-r COUNT] [-t]' 'lab-trigger [NAME]'
-check "the bench page shows the last make bench kept in bench/last, with its date and commit" \
+check "the bench page shows the last make bench kept in results/bench, with its date and commit" \
 	says bench.html 'Every namei event off' 'chain-40' 'the checkout at '
 
 helpers=$($py -c 'import sys; sys.path.insert(0, "scripts"); import gdb_helpers as helpers
