@@ -2,7 +2,7 @@
 """The built site in a real browser: headless chromium (scripts/
 site_browser.py) opens every page of build/docs/html from file:// URLs, on
 a laptop's 1280x800 and on a phone's 390x844. On each page: nothing wider
-than the screen; every top-level page's link in the navigation can be
+than the screen; on the phone, zooming allowed; every top-level page's link in the navigation can be
 brought into view (by scrolling the navigation, or the page); every picture
 drawn at its natural size or larger, its smallest text at least
 MIN_TEXT_PX, and on the laptop within the page's column; no JavaScript
@@ -64,6 +64,11 @@ return Array.from(document.querySelectorAll('object.graphviz')).map(function (p)
 """
 
 WIDTH = "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];"
+# The page's viewport tags: a maximum-scale under 5 or user-scalable=no
+# keeps a phone's reader from zooming into a picture.
+VIEWPORTS = ("return Array.from(document.querySelectorAll('meta[name=viewport]'))"
+             ".map(m => m.content);")
+ZOOM_BLOCKED = re.compile(r"user-scalable\s*=\s*(no|0)|maximum-scale\s*=\s*([0-4](\.\d*)?)(\D|$)")
 
 
 def svg_metrics(url):
@@ -89,9 +94,12 @@ def main():
         for screen, width, height, phone in SCREENS:
             set_screen(driver, width, height, phone)
             too_wide, nav_missing, shrunk, overflowing, errors = [], [], [], [], []
+            zoom_blocked = []
             for page in pages:
                 name = os.path.relpath(page, HTML)
                 driver.get("file://" + page)
+                zoom_blocked += ["{}: {}".format(name, tag) for tag in
+                                 driver.execute_script(VIEWPORTS) if ZOOM_BLOCKED.search(tag)]
                 wide, view = driver.execute_script(WIDTH)
                 if wide > view:
                     too_wide.append("{}: {} px wide in {}".format(name, wide, view))
@@ -115,6 +123,9 @@ def main():
                            if entry["level"] == "SEVERE"]
             check("{}: no page is wider than the screen".format(screen), not too_wide,
                   "\n".join(too_wide))
+            if phone:
+                check("{}: no page keeps the reader from zooming".format(screen),
+                      not zoom_blocked, "\n".join(zoom_blocked))
             check("{}: every top-level page's link in the navigation can be brought into "
                   "view".format(screen), not nav_missing, "\n".join(nav_missing))
             check("{}: every picture at its natural size or more, its text at least {:.0f} "
