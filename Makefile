@@ -203,9 +203,11 @@ pristine-kernel: kernel
 BENCH_FLAGS := $(if $(FRESH),--fresh) $(if $(RUNS),--runs $(RUNS)) \
 	$(if $(ITERATIONS),--iterations $(ITERATIONS)) $(if $(ONLY),--only $(ONLY))
 
+# Its results go to results/bench, kept in the repository (commit them): the
+# site shows them, with the date and the commit they measured.
 bench: kernel pristine-kernel initramfs
 	@python3 scripts/bench.py --kbuild $(KBUILD) --pristine $(PRISTINE_KBUILD) \
-		--initramfs $(INITRAMFS) --out $(BUILD)/bench $(BENCH_FLAGS)
+		--initramfs $(INITRAMFS) --out results/bench $(BENCH_FLAGS)
 
 check: kernel initramfs
 	@python3 scripts/check.py --kbuild $(KBUILD) --initramfs $(INITRAMFS)

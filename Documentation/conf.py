@@ -62,8 +62,9 @@ c_id_attributes = kernel_c_id_attributes()
 
 master_doc = "index"
 source_suffix = ".rst"
-exclude_patterns = ["sphinx", "_static"]
-templates_path = []
+exclude_patterns = ["sphinx", "_static", "_templates"]
+# _templates/layout.html: Alabaster's layout without its zoom-blocking viewport.
+templates_path = ["_templates"]
 pygments_style = "sphinx"
 highlight_language = "none"
 primary_domain = "c"
@@ -72,10 +73,16 @@ html_theme = "alabaster"
 html_title = "symwalk"
 html_static_path = ["_static"]
 html_css_files = ["symwalk.css"]
+html_js_files = ["symwalk.js"]
 html_theme_options = {
     "description": "the kernel's symlink walk, documented, traced and "
                    "steppable in gdb",
-    "page_width": "1100px",
+    # A column of 900 px on a 1280 px screen: two boxes of a stack picture
+    # side by side at their natural size.
+    "page_width": "1200px",
+    "body_max_width": "none",
+    # Basic's 360 px would make a 360 px phone's page scroll sideways.
+    "body_min_width": 0,
     "sidebar_width": "240px",
     "fixed_sidebar": True,
     "show_relbars": True,

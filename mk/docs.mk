@@ -13,10 +13,6 @@
 DOCS        := $(BUILD)/docs
 DOCS_RUN    ?= $(BUILD)/run
 SPHINXBUILD := /usr/bin/sphinx-build
-SCREENSHOT_FLAGS := --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-	--disable-background-networking --disable-component-update --disable-sync \
-	--window-size=1280,3200
-
 .PHONY: docs docs-deps docs-screenshot
 
 docs-deps:
@@ -35,18 +31,8 @@ docs: tree docs-deps
 		exit 1; fi; \
 	echo "docs: $(DOCS)/html/index.html ($$n warnings)"
 
+# The landing page, lab 06 and the stack page on a laptop and a phone, as
+# PNGs in build/docs/, taken by chromium through selenium.
 docs-screenshot: docs
-	@scripts/deps.sh chromium
-	@mkdir -p $(DOCS)/screenshots
-	@lab=$$(ls $(DOCS)/html/labs | grep -v '^index.html$$' | grep '\.html$$' | head -n 1); \
-	for shot in landing:index.html lab:labs/$$lab; do \
-		out=$(DOCS)/screenshots/$${shot%%:*}.png; page=$(CURDIR)/$(DOCS)/html/$${shot#*:}; \
-		profile=$$(mktemp -d); \
-		timeout 60 chromium $(SCREENSHOT_FLAGS) --user-data-dir=$$profile \
-			--screenshot=$(CURDIR)/$$out file://$$page >$(DOCS)/screenshots/chromium.log 2>&1; \
-		rc=$$?; rm -rf $$profile; \
-		if [ $$rc -ne 0 ] || [ ! -s $$out ]; then \
-			tail -n 5 $(DOCS)/screenshots/chromium.log >&2; \
-			echo "docs-screenshot: chromium could not render $$page" >&2; exit 1; fi; \
-		echo "docs-screenshot: $$out ($${shot#*:})"; \
-	done
+	@scripts/deps.sh
+	@scripts/docs_screenshot.py

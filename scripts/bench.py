@@ -6,7 +6,9 @@ usage: bench.py --kbuild DIR --pristine DIR --initramfs FILE --out DIR
 
 The measurements: scripts/symwalk/bench.py; the report:
 scripts/symwalk/bench_report.py. Writes OUT/report.md, OUT/results.json and
-OUT/walk-cost.svg, and prints the tables.
+OUT/walk-cost.svg, and prints the tables. make bench's OUT is results/bench,
+kept in the repository: each part says the date and the commit it
+measured, and the site shows them.
 """
 import argparse
 import json
@@ -17,7 +19,20 @@ import time
 
 from symwalk.bench import BenchError, guest_part, host_part
 from symwalk.bench_report import markdown, plot, report_blocks
+from symwalk.layout import TOP
 from symwalk.qemu import GuestError
+
+
+def checkout_commit(out):
+    """The commit the checkout is at, with "+" if its tracked files (but
+    OUT's, the results themselves) differ from it."""
+    def git(*args):
+        return subprocess.run(["git"] + list(args), cwd=TOP, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    head = git("rev-parse", "HEAD") or "unknown"
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".",
+                  ":!" + os.path.relpath(os.path.abspath(out), TOP))
+    return head + ("+" if changed else "")
 
 
 def main():
@@ -40,11 +55,12 @@ def main():
         with open(saved) as f:
             results = json.load(f)
     date = time.strftime("%Y-%m-%d %H:%M")
+    commit = checkout_commit(args.out)
     try:
         if args.only != "host":
-            results["guest"] = dict(guest_part(args), date=date)
+            results["guest"] = dict(guest_part(args), date=date, commit=commit)
         if args.only != "guest":
-            results["host"] = {"rows": host_part(args), "date": date,
+            results["host"] = {"rows": host_part(args), "date": date, "commit": commit,
                                "machine": os.uname().nodename}
     except (BenchError, GuestError, subprocess.SubprocessError) as e:
         print("bench: {}".format(e), file=sys.stderr)

@@ -11,6 +11,9 @@ packages=(
 	cpio xz-utils git
 	tmux			# console and gdb side by side in `make lab`
 	libtracefs-dev libtraceevent-dev pkg-config	# the fuzzer's trace reader, static
+	# The site in a real browser (tests/docs/browser_test.py, make
+	# docs-screenshot); selenium loads in Debian's /usr/bin/python3 only.
+	chromium chromium-driver python3-selenium
 	"$@"
 )
 

@@ -4,11 +4,12 @@
 .. symwalk-bench::
 
 reads results.json and walk-cost.svg from the folder make bench writes
-(config value symwalk_bench_dir, build/bench by default), renders the
-report's blocks (scripts/symwalk/bench_report.py's report_blocks(), the
-same the Markdown report is made of) as reStructuredText, and inlines the plot. Without a
-report, it says which command makes one. It boots nothing and measures
-nothing itself.
+(config value symwalk_bench_dir, results/bench by default: kept in the
+repository, so that a checkout's site shows the figures of its last make
+bench, with their date and commit, without running it), renders the
+report's blocks (scripts/symwalk/bench_report.py's report_blocks(), the same
+the Markdown report is made of) as reStructuredText, and inlines the plot. Without
+results it is an error. It boots nothing and measures nothing itself.
 """
 import json
 import os
@@ -19,7 +20,7 @@ from docutils.statemachine import ViewList
 from sphinx.util.nodes import nested_parse_with_titles
 
 from symwalk.bench_report import report_blocks
-from symwalk.layout import BUILD, TOP
+from symwalk.layout import TOP
 
 TITLE_CHARS = {2: "-", 3: "~"}
 
@@ -52,11 +53,8 @@ class BenchReport(Directive):
         folder = env.config.symwalk_bench_dir
         results = os.path.join(folder, "results.json")
         if not os.path.exists(results):
-            return [nodes.paragraph(text=(
-                "No make bench has run in this checkout yet: make bench measures the "
-                "series against the pristine kernel (it builds that kernel itself, and "
-                "takes several minutes) and writes {}; the next make docs shows its report "
-                "here.".format(os.path.relpath(results, TOP))))]
+            raise self.error("{} is missing: make bench writes it (results/bench is "
+                             "kept in the repository)".format(os.path.relpath(results, TOP)))
         env.note_dependency(results)
         with open(results) as f:
             blocks = report_blocks(json.load(f))
@@ -76,6 +74,6 @@ class BenchReport(Directive):
 
 
 def setup(app):
-    app.add_config_value("symwalk_bench_dir", os.path.join(BUILD, "bench"), "env")
+    app.add_config_value("symwalk_bench_dir", os.path.join(TOP, "results", "bench"), "env")
     app.add_directive("symwalk-bench", BenchReport)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -23,6 +23,11 @@ as make grade does) with where to answer them and how to grade the answers.
 renders, folded (an HTML <details> closed by default), the reference answer
 and its explanation for each question of NAME, if given, then the body.
 
+.. symwalk-labs::
+
+renders the labs in order as a numbered table: each lab's number, its page
+and its one-line summary (the title of its lab.rst).
+
 .. symwalk-exercises::
 
 renders every exercise (exercises/NAME/README.rst, its headings a level
@@ -40,7 +45,7 @@ from docutils.statemachine import ViewList
 import symwalk_coverage
 import symwalk_run
 import symwalk_walks as walks
-from symwalk import docs_data, exercises, grade
+from symwalk import docs_data, exercises, grade, labs
 from symwalk.layout import EXERCISES, LABS
 from symwalk_rst import code, heading, parse
 
@@ -111,6 +116,19 @@ class Answers(Directive):
 # A README's adornments, one level down: its title becomes a section of the
 # exercises' page.
 DEMOTED = {"=": "-", "-": "~", "~": "^"}
+
+
+class LabsTable(Directive):
+    def run(self):
+        env = self.state.document.settings.env
+        lines = [".. list-table::", "   :header-rows: 1", "   :class: labs-table", "",
+                 "   * - #", "     - lab", "     - what it shows"]
+        for name in labs.lab_names():
+            env.note_dependency(os.path.join(LABS, name, "lab.rst"))
+            number, _, topic = name.partition("-")
+            lines += ["   * - " + number, "     - :doc:`{} <{}>`".format(topic, name),
+                      "     - " + labs.lab_title(name)]
+        return parse(self, lines + [""], "labs")
 
 
 class Exercises(Directive):
@@ -201,10 +219,9 @@ class Lab(Directive):
             path = events[0]["name"]
             states = walks.elide(walks.key_states(walks.stack_states(events)))
             dot = walks.strip(states, "the symlink stack along the lookup of " + path)
-            lines += [".. container:: stack-strip", "",
-                      "   .. graphviz::",
-                      "      :alt: the symlink stack along the lookup of " + path, ""]
-            lines += ["      " + line for line in dot.splitlines()] + [""]
+            lines += [".. graphviz::",
+                      "   :alt: the symlink stack along the lookup of " + path, ""]
+            lines += ["   " + line for line in dot.splitlines()] + [""]
             lines += ["The events of the lookup of ``{}``:".format(path), ""]
             lines += code(walks.lookup_text(events))
         return lines
@@ -241,5 +258,6 @@ def setup(app):
     app.add_directive("symwalk-lab", Lab)
     app.add_directive("symwalk-predict", Predict)
     app.add_directive("symwalk-answers", Answers)
+    app.add_directive("symwalk-labs", LabsTable)
     app.add_directive("symwalk-exercises", Exercises)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -116,13 +116,13 @@ MOMENTS = {"embedded": embedded, "spill": spill, "trailing-pop": trailing_pop,
 
 
 def stack_figure(env, states, caption, alt, per_row):
-    """A figure of the graphviz node that draws states, shrunk to the width
-    of the page when wider (class stack-fit)."""
+    """A figure of the graphviz node that draws states, per_row boxes to a
+    row: two fit the page's column at their natural size."""
     picture = graphviz()
     picture["code"] = walks.strip(states, caption, per_row=per_row)
     picture["options"] = {"docname": env.docname}
     picture["alt"] = alt
-    return nodes.figure("", picture, classes=["stack-fit"])
+    return nodes.figure("", picture)
 
 
 class Moment(Directive):
@@ -138,7 +138,7 @@ class Moment(Directive):
             states, caption = MOMENTS[name](env)
         except NotInRun as e:
             raise self.error(str(e))
-        return [stack_figure(env, states, caption, self.options.get("alt", caption), 4)]
+        return [stack_figure(env, states, caption, self.options.get("alt", caption), 2)]
 
 
 class Trace(Directive):

@@ -103,11 +103,13 @@ class Record:
         each once (its last attempt), in order, those that push a link on
         the symlink stack; at most limit. A name is any word of the script
         (a trigger may call lookup through a shell function); a lookup no
-        word names (busybox's re-exec through /proc/self/exe) is left out."""
+        word names (busybox's re-exec through /proc/self/exe) is left out.
+        Quotes and the shell's operators around a word are not part of it:
+        the last name of "for n in a b; do" is b."""
         wanted = []
         for line in script.splitlines():
             for word in line.split("#", 1)[0].split():
-                word = word.strip("'\"")
+                word = word.strip("'\";&|()<>")
                 if word and not word.startswith("-"):
                     # Shell variables match any component, %d a number.
                     parts = re.split(r"\$\{?\w+\}?", word)
@@ -427,7 +429,7 @@ def elide(states, head=6, tail=5):
                   failure_index([s.event for s in states]))
 
 
-def strip(states, caption, per_row=3):
+def strip(states, caption, per_row=2):
     """A dot graph of states, per_row to a row, in walk order."""
     lines = ['digraph walk {',
              '  graph [fontname="{}", fontsize=11, label="{}", labelloc=b, '
@@ -442,7 +444,6 @@ def strip(states, caption, per_row=3):
         else:
             lines.append("  s{} [label={}];".format(i, table(state)))
     lines.append("  legend [label={}];".format(legend()))
-    lines.append("  { rank=sink; legend; }")
     for row_start in range(0, len(states), per_row):
         row = ["s{}".format(i) for i in range(row_start, min(row_start + per_row, len(states)))]
         lines.append("  { rank=same; " + "; ".join(row) + "; }")
@@ -452,6 +453,11 @@ def strip(states, caption, per_row=3):
             i - 1, i, "" if same_row else " [constraint=false, style=dashed]"))
         if not same_row:
             lines.append("  s{} -> s{} [style=invis];".format(i - per_row, i))
+    # The legend in a row of its own, under the first box of the last row:
+    # beside the boxes it would make the picture wider than the page.
+    if states:
+        lines.append("  s{} -> legend [style=invis];".format(
+            (len(states) - 1) // per_row * per_row))
     lines.append("}")
     return "\n".join(lines) + "\n"
 

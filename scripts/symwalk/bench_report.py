@@ -84,13 +84,24 @@ def plot(result, path):
 # ("heading", level, text), ("para", text), ("table", header, rows),
 # ("image", file name, alt text).
 
+def measured(part):
+    """When a part was measured, and at which commit of the checkout ("+":
+    with changes not committed)."""
+    commit = part.get("commit")
+    if not commit:
+        return part["date"]
+    # Not "commit HASH": the kernel's automarkup links that to the kernel's git.
+    return "{}, the checkout at {}{}".format(part["date"], commit.rstrip("+")[:12],
+                                            "+" if commit.endswith("+") else "")
+
+
 def guest_blocks(g):
     out = [("heading", 2, "In the guest: instructions, one vCPU"),
            ("para", "Measured {}. Pristine {} and patched {}, built from one .config and "
             "booted in the same run with the same initramfs, QEMU options {}; the fixture "
             "on a noatime tmpfs (guest/tools/walkbench.c). Each figure is the median of {} "
             "operations, rdtsc around the syscall (1 instruction = 1 ns under "
-            "icount).".format(g["date"], g["pristine"]["release"], g["patched"]["release"],
+            "icount).".format(measured(g), g["pristine"]["release"], g["patched"]["release"],
                               g["qemu"], g["iterations"])),
            ("heading", 3, "Every namei event off"),
            ("table", ["case", "pristine", "patched", "difference", "ratio"], [
@@ -143,7 +154,7 @@ def guest_blocks(g):
 def host_blocks(part):
     rows = part["rows"]
     return [("heading", 2, "On the host: wall-clock time (noisy: medians, min and max)"),
-            ("para", "Measured {} on {}.".format(part["date"], part["machine"])),
+            ("para", "Measured {} on {}.".format(measured(part), part["machine"])),
             ("table", ["what", "median", "min", "max", "runs", "note"], [
                 [r["name"], "{:.2f} {}".format(r["median"], r["unit"]),
                  "{:.2f}".format(r["min"]), "{:.2f}".format(r["max"]), r["runs"], r["note"]]

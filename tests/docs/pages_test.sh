@@ -61,6 +61,16 @@ for line in open(sys.argv[1]):
 	fi
 done
 
+labs=$(ls labs/*/setup.sh | wc -l)
+rows=$(sed -n '/class="[^"]*labs-table/,/<\/table>/p' $html/labs/index.html 2>/dev/null |
+	grep -c '<a class="reference internal" href="[0-9][0-9]-')
+if [[ $rows -eq $labs && $labs -gt 0 ]]; then ok "the labs index: a numbered table, a row for each of the $labs labs"
+else not_ok "the labs index: a numbered table, a row for each lab"; echo "# $rows row(s) for $labs labs"; fi
+check "the labs index documents the guest's lookup tool and lab-trigger" says labs/index.html \
+	'lookup [-n COMM] [-d DIR] [-R FLAGS] [-o FILE [-u]] [-r COUNT] [-t]' 'lab-trigger [NAME]'
+check "the bench page shows the last make bench kept in results/bench, with its date and commit" \
+	says bench.html 'Every namei event off' 'chain-40' 'the checkout at '
+
 helpers=$($py -c 'from symwalk import gdb_helpers as helpers
 print(" ".join(h.name for h in helpers.find_helpers("gdb-scripts")))')
 missing=()

@@ -61,6 +61,12 @@ check("the stack's states are its events' but the start, namei_unlazy and the en
       repr([s.event.name for s in states]))
 check("the failure that terminate_walk() cleans up after is the event before its pops",
       walks.failure_index(events) == 6, repr(walks.failure_index(events)))
+# A trigger's for loop: its last name keeps the shell's ";" before "do".
+loop = walks.parse(TRACE.replace("begin walk nest n1/e", "begin lab-walk nest x")
+                   .replace("end walk nest", "end lab-walk nest"))["lab:nest"]
+named = [w[0]["name"] for w in loop.lookups_named("for n in x n1/e; do\n\tlookup stat $n\ndone")]
+check("the last name of a trigger's \"for n in a b; do\" is looked up like the others",
+      named == ["n1/e"], repr(named))
 legend = walks.legend()
 check("the legend names every colour a table uses",
       all(colour in legend for colour in (walks.EMBEDDED, walks.HEAP, walks.PUSHED,

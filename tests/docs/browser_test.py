@@ -1,0 +1,142 @@
+#!/usr/bin/python3
+"""The built site in a real browser: headless chromium (scripts/
+symwalk/site_browser.py) opens every page of build/docs/html from file:// URLs, on
+a laptop's 1280x800 and on a phone's 390x844. On each page: nothing wider
+than the screen; on the phone, zooming allowed; every top-level page's link in the navigation can be
+brought into view (by scrolling the navigation, or the page); every picture
+drawn at its natural size or larger, its smallest text at least
+MIN_TEXT_PX, and on the laptop within the page's column; no JavaScript
+error. KTAP."""
+import glob
+import os
+import re
+import sys
+from urllib.parse import unquote, urlparse
+
+from symwalk.layout import BUILD
+from taplib import check, done
+
+try:
+    from selenium.common.exceptions import WebDriverException
+    from symwalk.site_browser import SCREENS, browser, set_screen
+except ImportError:
+    print("Bail out! selenium is missing: scripts/deps.sh chromium chromium-driver "
+          "python3-selenium installs it, for /usr/bin/python3")
+    sys.exit(1)
+
+HTML = os.path.join(BUILD, "docs", "html")
+# The pictures' smallest text is graphviz's 9 pt, 12 px at the SVG's natural
+# scale; the site's own smallest text (the sidebar, code) is 14 px. Below
+# 12 px a reader has to zoom: the picture was shrunk.
+MIN_TEXT_PX = 12.0
+PT_PX = 4.0 / 3.0
+
+# Each link of the navigation's first level: can it be brought into view,
+# and is it then the element at the middle of its first line (not covered,
+# not clipped)?
+NAV_REACHABLE = """
+const unreachable = [];
+for (const link of document.querySelectorAll('div.sphinxsidebar li.toctree-l1 > a')) {
+    window.scrollTo(0, 0);
+    link.scrollIntoView({block: 'nearest', inline: 'nearest'});
+    const r = link.getClientRects()[0] || link.getBoundingClientRect();
+    const x = r.left + Math.min(r.width / 2, 10), y = r.top + r.height / 2;
+    const shown = r.width > 0 && y >= 0 && y < window.innerHeight &&
+        x >= 0 && x < document.documentElement.clientWidth;
+    const hit = shown ? document.elementFromPoint(x, y) : null;
+    if (!hit || !(hit === link || link.contains(hit)))
+        unreachable.push(link.textContent.trim());
+}
+window.scrollTo(0, 0);
+return [document.querySelectorAll('div.sphinxsidebar li.toctree-l1 > a').length, unreachable];
+"""
+
+# Each picture: its SVG, the width it is drawn at, and that of the page's
+# column of text.
+PICTURES = """
+return Array.from(document.querySelectorAll('object.graphviz')).map(function (p) {
+    const column = p.closest('div.body'), style = getComputedStyle(column);
+    return [p.data, p.getBoundingClientRect().width, column.clientWidth -
+            parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)];
+});
+"""
+
+WIDTH = "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];"
+# The page's viewport tags: a maximum-scale under 5 or user-scalable=no
+# keeps a phone's reader from zooming into a picture.
+VIEWPORTS = ("return Array.from(document.querySelectorAll('meta[name=viewport]'))"
+             ".map(m => m.content);")
+ZOOM_BLOCKED = re.compile(r"user-scalable\s*=\s*(no|0)|maximum-scale\s*=\s*([0-4](\.\d*)?)(\D|$)")
+
+
+def svg_metrics(url):
+    """An SVG's natural width in px and its smallest font size in pt."""
+    with open(unquote(urlparse(url).path)) as f:
+        text = f.read()
+    width = re.search(r'<svg[^>]*\swidth="([\d.]+)pt"', text)
+    sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', text)]
+    return float(width.group(1)) * PT_PX, min(sizes) if sizes else None
+
+
+def main():
+    pages = sorted(glob.glob(os.path.join(HTML, "**", "*.html"), recursive=True))
+    if not pages:
+        print("Bail out! {} has no pages: make docs builds them".format(HTML))
+        sys.exit(1)
+    try:
+        driver = browser()
+    except WebDriverException as e:
+        print("Bail out! chromium did not start: {}".format(str(e).splitlines()[0]))
+        sys.exit(1)
+    try:
+        for screen, width, height, phone in SCREENS:
+            set_screen(driver, width, height, phone)
+            too_wide, nav_missing, shrunk, overflowing, errors = [], [], [], [], []
+            zoom_blocked = []
+            for page in pages:
+                name = os.path.relpath(page, HTML)
+                driver.get("file://" + page)
+                zoom_blocked += ["{}: {}".format(name, tag) for tag in
+                                 driver.execute_script(VIEWPORTS) if ZOOM_BLOCKED.search(tag)]
+                wide, view = driver.execute_script(WIDTH)
+                if wide > view:
+                    too_wide.append("{}: {} px wide in {}".format(name, wide, view))
+                count, unreachable = driver.execute_script(NAV_REACHABLE)
+                if count == 0 or unreachable:
+                    nav_missing.append("{}: {} of {} out of reach: {}".format(
+                        name, len(unreachable), count, ", ".join(unreachable)))
+                for url, drawn, column in driver.execute_script(PICTURES):
+                    natural, smallest = svg_metrics(url)
+                    scale = drawn / natural
+                    text_px = smallest * PT_PX * scale if smallest else MIN_TEXT_PX
+                    picture = "{}: {}".format(name, os.path.basename(url))
+                    if scale < 0.99 or text_px < MIN_TEXT_PX - 0.05:
+                        shrunk.append("{} drawn at {:.2f} of its size, smallest text "
+                                      "{:.1f} px".format(picture, scale, text_px))
+                    if not phone and drawn > column + 0.5:
+                        overflowing.append("{} is {:.0f} px wide, its column {} px".format(
+                            picture, drawn, column))
+                errors += ["{}: {}".format(name, entry["message"])
+                           for entry in driver.get_log("browser")
+                           if entry["level"] == "SEVERE"]
+            check("{}: no page is wider than the screen".format(screen), not too_wide,
+                  "\n".join(too_wide))
+            if phone:
+                check("{}: no page keeps the reader from zooming".format(screen),
+                      not zoom_blocked, "\n".join(zoom_blocked))
+            check("{}: every top-level page's link in the navigation can be brought into "
+                  "view".format(screen), not nav_missing, "\n".join(nav_missing))
+            check("{}: every picture at its natural size or more, its text at least {:.0f} "
+                  "px".format(screen, MIN_TEXT_PX), not shrunk, "\n".join(shrunk))
+            if not phone:
+                check("{}: every picture within the page's column, no sideways "
+                      "scroll".format(screen), not overflowing, "\n".join(overflowing))
+            check("{}: no JavaScript error on any page".format(screen), not errors,
+                  "\n".join(errors))
+    finally:
+        driver.quit()
+    done()
+
+
+if __name__ == "__main__":
+    main()
