@@ -6,7 +6,8 @@ questions, asked before its run and answered after it.
 
 renders labs/NAME/: its narrative (lab.rst), then the walks of its trigger
 as make check traced them (a picture of the symlink stack and the events of
-each lookup that pushed a link), the lines of the walk it ran (make
+each lookup that pushed a link, and a stepper through the pictured states,
+symwalk_stepper), the lines of the walk it ran (make
 coverage's, symwalk_coverage), its fixture and trigger, its gdb steps with
 what gdb printed in the batch run whose expectations (labs/NAME/expect, shown
 last) make check judged. The run's results come from symwalk_run.
@@ -45,6 +46,7 @@ from docutils.statemachine import ViewList
 import symwalk_coverage
 import symwalk_run
 import symwalk_walks as walks
+from symwalk_stepper import stepper_lines
 from symwalk import docs_data, exercises, grade, labs
 from symwalk.layout import EXERCISES, LABS
 from symwalk_rst import code, heading, parse
@@ -222,6 +224,7 @@ class Lab(Directive):
             lines += [".. graphviz::",
                       "   :alt: the symlink stack along the lookup of " + path, ""]
             lines += ["   " + line for line in dot.splitlines()] + [""]
+            lines += stepper_lines(states, "the lookup of " + path)
             lines += ["The events of the lookup of ``{}``:".format(path), ""]
             lines += code(walks.lookup_text(events))
         return lines

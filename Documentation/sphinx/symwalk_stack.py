@@ -7,7 +7,8 @@
 draws one key moment of the stack (MOMENTS: the embedded frames, the spill,
 a trailing pop, a jump, a magic link, ELOOP, or every step of the nested
 walk), a box per event, from the walks that guest/scenarios/docs-walks.sh
-traced in make check's run; sphinx.ext.graphviz renders the graph.
+traced in make check's run; sphinx.ext.graphviz renders the graph. A
+stepper (symwalk_stepper) follows, through the same states one at a time.
 
 .. symwalk-trace:: WALK
 
@@ -19,6 +20,8 @@ from sphinx.ext.graphviz import graphviz
 
 import symwalk_run
 import symwalk_walks as walks
+from symwalk_rst import parse
+from symwalk_stepper import stepper_lines
 
 SCENARIO = "guest/scenarios/docs-walks.sh"
 
@@ -138,7 +141,8 @@ class Moment(Directive):
             states, caption = MOMENTS[name](env)
         except NotInRun as e:
             raise self.error(str(e))
-        return [stack_figure(env, states, caption, self.options.get("alt", caption), 2)]
+        return [stack_figure(env, states, caption, self.options.get("alt", caption), 2)] + \
+            parse(self, stepper_lines(states, caption), "symwalk-moment " + name)
 
 
 class Trace(Directive):

@@ -5,8 +5,9 @@ a laptop's 1280x800 and on a phone's 390x844. On each page: nothing wider
 than the screen; on the phone, zooming allowed; every top-level page's link in the navigation can be
 brought into view (by scrolling the navigation, or the page); every picture
 drawn at its natural size or larger, its smallest text at least
-MIN_TEXT_PX, and on the laptop within the page's column; no JavaScript
-error. KTAP."""
+MIN_TEXT_PX, and on the laptop within the page's column; on the laptop,
+every stepper of a walk steps through all its states with the arrow keys;
+no JavaScript error. KTAP."""
 import glob
 import os
 import re
@@ -18,6 +19,8 @@ from taplib import check, done
 
 try:
     from selenium.common.exceptions import WebDriverException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from symwalk.site_browser import SCREENS, browser, set_screen
 except ImportError:
     print("Bail out! selenium is missing: scripts/deps.sh chromium chromium-driver "
@@ -51,10 +54,12 @@ window.scrollTo(0, 0);
 return [document.querySelectorAll('div.sphinxsidebar li.toctree-l1 > a').length, unreachable];
 """
 
-# Each picture: its SVG, the width it is drawn at, and that of the page's
-# column of text.
+# Each picture in view (a stepper's states but its current one are not):
+# its SVG, the width it is drawn at, and that of the page's column of text.
 PICTURES = """
-return Array.from(document.querySelectorAll('object.graphviz')).map(function (p) {
+return Array.from(document.querySelectorAll('object.graphviz')).filter(function (p) {
+    return !p.closest('div.stepper-state:not(.current)');
+}).map(function (p) {
     const column = p.closest('div.body'), style = getComputedStyle(column);
     return [p.data, p.getBoundingClientRect().width, column.clientWidth -
             parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)];
@@ -67,6 +72,42 @@ WIDTH = "return [document.documentElement.scrollWidth, document.documentElement.
 VIEWPORTS = ("return Array.from(document.querySelectorAll('meta[name=viewport]'))"
              ".map(m => m.content);")
 ZOOM_BLOCKED = re.compile(r"user-scalable\s*=\s*(no|0)|maximum-scale\s*=\s*([0-4](\.\d*)?)(\D|$)")
+
+# A stepper's states, the position it says it shows, and the trace lines in
+# view (the current state's alone, if it works).
+STEPPER_SHOWN = """
+const stepper = arguments[0];
+return [stepper.querySelectorAll('div.stepper-state').length,
+        stepper.querySelector('output.stepper-position').textContent,
+        Array.from(stepper.querySelectorAll('pre.stepper-event'))
+            .filter(e => e.getClientRects().length).map(e => e.textContent)];
+"""
+
+
+def stepper_fault(driver, stepper):
+    """What is wrong with a stepper stepped by the keyboard, from its first
+    state ArrowRight to its last, then ArrowLeft back to its first: each key
+    must show the next (previous) state, its position and its trace line
+    changed, one line in view; None if nothing is."""
+    count, position, events = driver.execute_script(STEPPER_SHOWN, stepper)
+    if count < 1:
+        return "no state"
+    order = list(range(2, count + 1)) + list(range(count - 1, 0, -1))
+    keys = [Keys.ARROW_RIGHT] * (count - 1) + [Keys.ARROW_LEFT] * (count - 1)
+    last_event = None
+    for key, expected in zip([None] + keys, [1] + order):
+        if key:
+            stepper.send_keys(key)
+            _, position, events = driver.execute_script(STEPPER_SHOWN, stepper)
+        want = "state {} of {}".format(expected, count)
+        if position != want:
+            return "says {!r} where {!r} is due".format(position, want)
+        if len(events) != 1:
+            return "{}: {} trace lines in view".format(want, len(events))
+        if events[0] == last_event:
+            return "{}: the trace line did not change: {}".format(want, events[0])
+        last_event = events[0]
+    return None
 
 
 def svg_metrics(url):
@@ -92,7 +133,7 @@ def main():
         for screen, width, height, phone in SCREENS:
             set_screen(driver, width, height, phone)
             too_wide, nav_missing, shrunk, overflowing, errors = [], [], [], [], []
-            zoom_blocked = []
+            zoom_blocked, steppers, stepper_faults = [], 0, []
             for page in pages:
                 name = os.path.relpath(page, HTML)
                 driver.get("file://" + page)
@@ -116,6 +157,13 @@ def main():
                     if not phone and drawn > column + 0.5:
                         overflowing.append("{} is {:.0f} px wide, its column {} px".format(
                             picture, drawn, column))
+                if not phone:
+                    for n, stepper in enumerate(driver.find_elements(
+                            By.CSS_SELECTOR, "div.symwalk-stepper"), 1):
+                        steppers += 1
+                        fault = stepper_fault(driver, stepper)
+                        if fault:
+                            stepper_faults.append("{}: stepper {}: {}".format(name, n, fault))
                 errors += ["{}: {}".format(name, entry["message"])
                            for entry in driver.get_log("browser")
                            if entry["level"] == "SEVERE"]
@@ -131,6 +179,10 @@ def main():
             if not phone:
                 check("{}: every picture within the page's column, no sideways "
                       "scroll".format(screen), not overflowing, "\n".join(overflowing))
+            if not phone:
+                check("{}: each of the {} steppers steps through all its states with the "
+                      "arrow keys and back".format(screen, steppers),
+                      steppers > 0 and not stepper_faults, "\n".join(stepper_faults))
             check("{}: no JavaScript error on any page".format(screen), not errors,
                   "\n".join(errors))
     finally:
