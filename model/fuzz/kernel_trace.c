@@ -816,7 +816,7 @@ static int cpu_next(struct cpu_reader *c, struct reading *r)
 		if (r->page_limit && c->pages++ == r->page_limit)
 			return 0;
 		errno = 0;
-		/* nonblocking, as tracefs_cpu_open() made it */
+		/* tracefs_cpu_open() made it nonblocking: the flag changes nothing */
 		got = tracefs_cpu_read(c->tcpu, c->page, true);
 		if (got <= 0)
 			return got ? lib_error() : 0;
@@ -1166,18 +1166,22 @@ bool trace_balanced(const struct trace_lookup *lookup, int result,
 	return true;
 }
 
-/* The reasons as static strings, for struct walk_event. */
+/* A reason as namei_events.h's own string, static for struct walk_event. */
 static const char *reason_of(const char *reason)
 {
-	static const char *const reasons[] = {
-		"walked", "terminate", "unlazy", "cached", "budget", "no_symlinks",
-		"nosymfollow", "no_magiclinks", "automount", "nofollow",
-	};
-	size_t i;
+	const struct namei_event_key *key;
+	size_t t;
+	unsigned int k, i;
 
-	for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
-		if (!strcmp(reason, reasons[i]))
-			return reasons[i];
+	for (t = 0; t < ARRAY_SIZE(namei_event_types); t++)
+		for (k = 0; k < namei_event_types[t].key_count; k++) {
+			key = namei_event_types[t].keys + k;
+			if (!key->symbols || strcmp(key->name, "reason"))
+				continue;
+			for (i = 0; i < key->symbol_count; i++)
+				if (!strcmp(reason, key->symbols[i].name))
+					return key->symbols[i].name;
+		}
 	return "(unknown)";
 }
 
