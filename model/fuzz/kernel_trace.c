@@ -188,8 +188,9 @@ static bool field_fits(const struct tep_format_field *field, bool string)
 		(field->size == 1 || field->size == 2 || field->size == 4 || field->size == 8);
 }
 
-static int mismatch(const char *event, const char *key, const char *value,
-		    const char *fmt, ...)
+/* Where namei_events.h and the running kernel differ: one line, -EBADMSG. */
+static int __attribute__((format(printf, 4, 5)))
+mismatch(const char *event, const char *key, const char *value, const char *fmt, ...)
 {
 	va_list args;
 
@@ -333,7 +334,8 @@ static int parse_print(struct tep_handle *scratch, const struct event_format *fo
 	to = stpcpy(to, end);
 	if (tep_parse_format(scratch, parsed, copy, to - copy, NAMEI_EVENT_SYSTEM) ||
 	    ((*parsed)->flags & TEP_EVENT_FL_FAILED))
-		err = mismatch(format->event->name, "print fmt", "?", "not parsed by libtraceevent");
+		err = mismatch(format->event->name, "print fmt", "?",
+			       "not parsed by libtraceevent");
 out:
 	free(copy);
 	free(text);
