@@ -22,8 +22,10 @@
  * them by path at each call.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +46,8 @@
 #define MAX_LEVELS	8	/* walks nested in one another */
 #define MAX_KEYS	8	/* of one event */
 #define NO_NAMEI_EVENTS	1	/* kernel_trace_open(): not an error */
+/* room left in a page the writer moved on from: more than a namei record */
+#define FULL_SLACK	512
 
 _Static_assert(NAMEI_EVENT_NAME_MAX == WALK_EVENT_NAME_MAX,
 	       "namei.h cuts names where the model does not");
@@ -120,6 +124,7 @@ struct event_format {
 	const struct namei_event_type *type;
 	struct tep_format_field *fields[MAX_KEYS];
 	unsigned char keys[MAX_KEYS];	/* in event_keys */
+	unsigned int min_size;	/* of a record: the end of its last field read */
 };
 
 /* One CPU's trace_pipe_raw, and the page of it being read. */
@@ -138,7 +143,10 @@ struct kernel_trace {
 	int tracing_on_fd;	/* off between calls: the model's own lookups */
 	unsigned long serial;	/* of the last system call traced */
 	struct tep_event *mark;	/* trace_marker's: ftrace's print */
+	struct tep_format_field *mark_buf;	/* its text, to the record's end */
+	unsigned int mark_size;			/* of a mark's record, at least */
 	struct tep_format_field *common_pid;	/* the same in every event */
+	unsigned int pid_end;			/* its offset and size */
 	struct event_format formats[ARRAY_SIZE(namei_event_types)];
 	struct cpu_reader *cpus;
 	int cpu_count;
@@ -152,6 +160,7 @@ struct reading {
 	unsigned int page_limit;	/* of each CPU, or 0: all there is */
 	unsigned int pages;		/* read */
 	unsigned long lost;		/* pages after lost events */
+	unsigned int full;		/* pages the writer had left */
 	struct trace_lookup *lookup;
 };
 
@@ -168,18 +177,187 @@ static int bad_vocabulary(const char *event, const char *key, const char *why)
 	return -EPROTO;
 }
 
+/* A field holds what the key reads: a __data_loc string, or a number. */
+static bool field_fits(const struct tep_format_field *field, bool string)
+{
+	if (field->offset < 0 || !!(field->flags & TEP_FIELD_IS_DYNAMIC) != string)
+		return false;
+	if (string)	/* offset and length in 32 bits, from the record's start */
+		return field->size == 4 && !(field->flags & TEP_FIELD_IS_RELATIVE);
+	return !(field->flags & TEP_FIELD_IS_ARRAY) &&
+		(field->size == 1 || field->size == 2 || field->size == 4 || field->size == 8);
+}
+
+/* Where namei_events.h and the running kernel differ: one line, -EBADMSG. */
+static int __attribute__((format(printf, 4, 5)))
+mismatch(const char *event, const char *key, const char *value, const char *fmt, ...)
+{
+	va_list args;
+
+	fprintf(stderr, "%s: %s: %s=%s: ", program_invocation_short_name, event, key, value);
+	va_start(args, fmt);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
+	fputc('\n', stderr);
+	return -EBADMSG;
+}
+
+/* The field a print argument prints, through casts; NULL if none. */
+static const char *arg_field(const struct tep_print_arg *arg)
+{
+	while (arg && arg->type == TEP_PRINT_TYPE)
+		arg = arg->typecast.item;
+	return arg && arg->type == TEP_PRINT_FIELD ? arg->field.name : NULL;
+}
+
+/* Does the kernel's __print_symbolic() @arg name each value as @key does? */
+static int check_symbols(const struct event_format *format, const struct namei_event_key *key,
+			 const struct tep_print_arg *arg)
+{
+	const char *event = format->event->name;
+	const struct tep_print_flag_sym *sym;
+	unsigned int i, count = 0;
+	char value[16];
+	long long v;
+	char *end;
+
+	for (sym = arg->symbol.symbols; sym; sym = sym->next, count++) {
+		v = strtoll(sym->value, &end, 0);
+		for (i = 0; i < key->symbol_count; i++)
+			if (key->symbols[i].value == v)
+				break;
+		if (*end || i == key->symbol_count)
+			return mismatch(event, key->name, sym->value, "\"%s\" in the kernel, "
+					"not in namei_events.h", sym->str);
+		if (strcmp(key->symbols[i].name, sym->str))
+			return mismatch(event, key->name, sym->value, "\"%s\" in the kernel, "
+					"\"%s\" in namei_events.h", sym->str,
+					key->symbols[i].name);
+	}
+	if (count == key->symbol_count)
+		return 0;
+	for (i = 0; i < key->symbol_count; i++) {
+		for (sym = arg->symbol.symbols; sym; sym = sym->next)
+			if (strtoll(sym->value, NULL, 0) == key->symbols[i].value)
+				break;
+		if (!sym)
+			break;
+	}
+	snprintf(value, sizeof(value), "%d", i < key->symbol_count ? key->symbols[i].value : 0);
+	return mismatch(event, key->name, value, "%s in namei_events.h, not in the kernel",
+			i < key->symbol_count ? key->symbols[i].name : "a value twice");
+}
+
+/*
+ * Hold @format's symbol tables to the __print_symbolic()s in the kernel's
+ * print format, which libtraceevent parsed: each of the first names the
+ * values of the field it prints, as the table does. *@seen marks the keys
+ * whose table the kernel has.
+ */
+static int check_print_args(const struct event_format *format,
+			    const struct tep_print_arg *arg, unsigned int *seen)
+{
+	const struct namei_event_type *type = format->type;
+	const char *field;
+	unsigned int i;
+	int err = 0;
+
+	for (; arg && !err; arg = arg->next) {
+		switch (arg->type) {
+		case TEP_PRINT_SYMBOL:
+			field = arg_field(arg->symbol.field);
+			for (i = 0; i < type->key_count; i++)
+				if (type->keys[i].symbols && field &&
+				    !strcmp(type->keys[i].field, field))
+					break;
+			if (i == type->key_count)
+				return mismatch(format->event->name, field ? field : "?", "*",
+						"__print_symbolic() of a field with no table "
+						"in namei_events.h");
+			*seen |= 1u << i;
+			err = check_symbols(format, type->keys + i, arg);
+			break;
+		case TEP_PRINT_OP:
+			err = check_print_args(format, arg->op.left, seen) ?:
+				check_print_args(format, arg->op.right, seen);
+			break;
+		case TEP_PRINT_TYPE:
+			err = check_print_args(format, arg->typecast.item, seen);
+			break;
+		case TEP_PRINT_FUNC:
+			err = check_print_args(format, arg->func.args, seen);
+			break;
+		default:
+			break;
+		}
+	}
+	return err;
+}
+
+/*
+ * @format's event as libtraceevent parses it into @scratch, to walk its
+ * print arguments. The kernel writes TP_printk()'s format between quotes
+ * as it is: a name="%s" ends the string early and the parse of the format
+ * file fails (TEP_EVENT_FL_FAILED). So parse the file again with the
+ * quotes escaped that come before the '", ' which ends the format.
+ */
+static int parse_print(struct tep_handle *scratch, const struct event_format *format,
+		       struct tep_event **parsed)
+{
+	static const char tag[] = "print fmt: \"";
+	char *text, *copy, *start, *end, *to;
+	int size, err = 0;
+
+	*parsed = format->event;
+	if (!(format->event->flags & TEP_EVENT_FL_FAILED))
+		return 0;
+	errno = 0;
+	text = tracefs_event_file_read(NULL, NAMEI_EVENT_SYSTEM, format->event->name,
+				       "format", &size);
+	if (!text)
+		return lib_error();
+	start = strstr(text, tag);
+	end = start ? strstr(start + sizeof(tag) - 1, "\", ") : NULL;
+	copy = malloc(2 * size + 1);
+	if (!end || !copy) {
+		err = copy ? mismatch(format->event->name, "print fmt", "?", "not a format") :
+			-ENOMEM;
+		goto out;
+	}
+	start += sizeof(tag) - 1;
+	to = mempcpy(copy, text, start - text);
+	for (; start < end; start++) {
+		if (*start == '"' && start[-1] != '\\')
+			*to++ = '\\';
+		*to++ = *start;
+	}
+	to = stpcpy(to, end);
+	if (tep_parse_format(scratch, parsed, copy, to - copy, NAMEI_EVENT_SYSTEM) ||
+	    ((*parsed)->flags & TEP_EVENT_FL_FAILED))
+		err = mismatch(format->event->name, "print fmt", "?",
+			       "not parsed by libtraceevent");
+out:
+	free(copy);
+	free(text);
+	return err;
+}
+
 /*
  * Find @type's event and each field its keys print, and check that they
  * fill the members of struct namei_event that the checks read, each from
- * a value of the kind the member holds. Return 0, -ENOENT if the kernel
- * has no such event, or -EPROTO.
+ * a field of the form the key reads, and that the kernel names the
+ * symbolic values as namei_events.h does. Return 0, -ENOENT if the kernel
+ * has no such event, -EPROTO or -EBADMSG.
  */
-static int load_format(struct kernel_trace *trace, struct event_format *format,
-		       const struct namei_event_type *type)
+static int load_format(struct kernel_trace *trace, struct tep_handle *scratch,
+		       struct event_format *format, const struct namei_event_type *type)
 {
+	const struct tep_format_field *field;
+	struct tep_event *parsed;
+	unsigned int fields = 0, seen = 0, i;
 	char name[64];
-	unsigned int fields = 0, i;
 	size_t k;
+	int err;
 
 	snprintf(name, sizeof(name), "%s_%s", NAMEI_EVENT_SYSTEM, type->name);
 	format->type = type;
@@ -188,6 +366,7 @@ static int load_format(struct kernel_trace *trace, struct event_format *format,
 		return -ENOENT;
 	if (type->key_count > MAX_KEYS)
 		return bad_vocabulary(type->name, "keys", "more than fuzz_walk reads");
+	format->min_size = trace->pid_end;
 	for (i = 0; i < type->key_count; i++) {
 		const struct namei_event_key *key = type->keys + i;
 		bool symbolic = key->symbols || key->flag;
@@ -200,17 +379,51 @@ static int load_format(struct kernel_trace *trace, struct event_format *format,
 		if (event_keys[k].kind == KEY_INT ? key->string || symbolic :
 		    event_keys[k].kind == KEY_STRING && !key->string && !symbolic)
 			return bad_vocabulary(type->name, key->name, "a value of a form not read here");
-		format->fields[i] = tep_find_field(format->event, key->field);
-		if (!format->fields[i])
+		field = format->fields[i] = tep_find_field(format->event, key->field);
+		if (!field)
 			return bad_vocabulary(type->name, key->field, "no such field in its format");
+		if (!field_fits(field, key->string))
+			return bad_vocabulary(type->name, key->field, key->string ?
+					      "not a __data_loc string" : "not a number");
+		if ((unsigned int)(field->offset + field->size) > format->min_size)
+			format->min_size = field->offset + field->size;
 		format->keys[i] = k;
 		fields |= event_keys[k].flag;
 	}
+	err = parse_print(scratch, format, &parsed) ?:
+		check_print_args(format, parsed->print_fmt.args, &seen);
+	if (err)
+		return err;
+	for (i = 0; i < type->key_count; i++)
+		if (type->keys[i].symbols && !(seen & 1u << i))
+			return mismatch(name, type->keys[i].name, "*", "a table in "
+					"namei_events.h, no __print_symbolic() in the kernel");
 	for (k = 0; k < ARRAY_SIZE(event_fields); k++)
 		if (!strcmp(type->name, event_fields[k].type))
 			return fields == event_fields[k].fields ? 0 :
 				bad_vocabulary(type->name, "keys", "not the keys it must print");
 	return bad_vocabulary(type->name, "event", "an event fuzz_walk does not know");
+}
+
+/* Is each namei event the kernel has one of namei_events.h's? */
+static int check_all_known(struct kernel_trace *trace)
+{
+	struct tep_event *event;
+	int i, count = tep_get_events_count(trace->tep);
+	size_t j;
+
+	for (i = 0; i < count; i++) {
+		event = tep_get_event(trace->tep, i);
+		if (!event || strcmp(event->system, NAMEI_EVENT_SYSTEM))
+			continue;
+		for (j = 0; j < ARRAY_SIZE(trace->formats); j++)
+			if (trace->formats[j].event == event)
+				break;
+		if (j == ARRAY_SIZE(trace->formats))
+			return mismatch(event->name, "event", "*", "in the kernel, "
+					"not in namei_events.h");
+	}
+	return 0;
 }
 
 /*
@@ -220,6 +433,8 @@ static int load_format(struct kernel_trace *trace, struct event_format *format,
 static int load_formats(struct kernel_trace *trace)
 {
 	const char *systems[] = { NAMEI_EVENT_SYSTEM, "ftrace", NULL };
+	struct tep_handle *scratch;
+	const char *missing = NULL;
 	unsigned int i, found = 0;
 	int err;
 
@@ -230,33 +445,81 @@ static int load_formats(struct kernel_trace *trace)
 	if (!trace->mark)
 		return -ENOENT;
 	trace->common_pid = tep_find_common_field(trace->mark, "common_pid");
-	if (!trace->common_pid || !tep_find_field(trace->mark, "buf"))
+	trace->mark_buf = tep_find_field(trace->mark, "buf");
+	if (!trace->common_pid || !field_fits(trace->common_pid, false) || !trace->mark_buf ||
+	    trace->mark_buf->offset < 0)
 		return bad_vocabulary("print", "buf", "trace_marker's event has no text");
+	trace->pid_end = trace->common_pid->offset + trace->common_pid->size;
+	trace->mark_size = trace->mark_buf->offset;
+	if (trace->mark_size < trace->pid_end)
+		trace->mark_size = trace->pid_end;
+	/* events parsed again, only to hold their formats to namei_events.h */
+	scratch = tep_alloc();
+	if (!scratch)
+		return -ENOMEM;
 	for (i = 0; i < ARRAY_SIZE(namei_event_types); i++) {
-		err = load_format(trace, trace->formats + i, namei_event_types + i);
+		err = load_format(trace, scratch, trace->formats + i, namei_event_types + i);
 		if (err && err != -ENOENT)
-			return err;
+			break;
+		if (err && !missing)
+			missing = namei_event_types[i].name;
 		found += !err;
+		err = 0;
 	}
+	tep_free(scratch);
+	if (err)
+		return err;
 	if (!found)
 		return NO_NAMEI_EVENTS;
-	return found == i ? 0 : bad_vocabulary("*", "events", "not those of namei.h");
+	if (missing)
+		return bad_vocabulary(missing, "event", "in namei_events.h, not in the kernel");
+	return check_all_known(trace);
+}
+
+/*
+ * The CPUs the instance has a buffer for, by its per_cpu/cpuN: what
+ * sysconf() counts may have none, or (without /sys) leave some out.
+ */
+static int count_cpus(struct tracefs_instance *instance)
+{
+	char *dir = tracefs_instance_get_dir(instance), path[PATH_MAX];
+	struct dirent *entry;
+	int count = 0, cpu;
+	DIR *per_cpu;
+
+	if (!dir)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/per_cpu", dir);
+	tracefs_put_tracing_file(dir);
+	per_cpu = opendir(path);
+	if (!per_cpu)
+		return -errno;
+	while ((entry = readdir(per_cpu)))
+		if (sscanf(entry->d_name, "cpu%d", &cpu) == 1 && cpu >= count)
+			count = cpu + 1;
+	closedir(per_cpu);
+	return count ? count : -ENODEV;
 }
 
 /* Each CPU's trace_pipe_raw, open, and a page to read it into. */
 static int open_cpus(struct kernel_trace *trace)
 {
-	long count = sysconf(_SC_NPROCESSORS_CONF);
+	int count = count_cpus(trace->instance);
 	struct cpu_reader *c;
 
-	trace->cpus = calloc(count > 0 ? count : 1, sizeof(*trace->cpus));
+	if (count < 0)
+		return count;
+	trace->cpus = calloc(count, sizeof(*trace->cpus));
 	if (!trace->cpus)
 		return -ENOMEM;
-	for (; trace->cpu_count < count; trace->cpu_count++) {
+	while (trace->cpu_count < count) {
 		c = trace->cpus + trace->cpu_count;
+		errno = 0;
 		c->tcpu = tracefs_cpu_open(trace->instance, trace->cpu_count, true);
 		if (!c->tcpu)
 			return lib_error();
+		/* counted now: kernel_trace_remove() closes what is open */
+		trace->cpu_count++;
 		c->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
 		c->page = malloc(tracefs_cpu_read_size(c->tcpu));
 		if (!c->kbuf || !c->page)
@@ -275,18 +538,31 @@ static int kernel_trace_open(struct kernel_trace *trace)
 	int err;
 
 	*trace = (struct kernel_trace){ .tracing_on_fd = -1 };
+	errno = 0;
 	err = load_formats(trace);
+	/* no tracefs, or no namei events in it: nothing to check, as before */
+	if (err == -ENOENT || err == -ENODEV)
+		return NO_NAMEI_EVENTS;
 	if (err)
 		return err;
 	snprintf(name, sizeof(name), "%s-%d", program_invocation_short_name, getpid());
+	errno = 0;
 	trace->instance = tracefs_instance_create(name);
 	if (!trace->instance)
 		return lib_error();
+	/* another's, with its contents: not ours to read or remove */
+	if (!tracefs_instance_is_new(trace->instance)) {
+		tracefs_instance_free(trace->instance);
+		trace->instance = NULL;
+		return -EEXIST;
+	}
+	errno = 0;
 	if (tracefs_instance_file_write(trace->instance, "buffer_size_kb", BUFFER_KB) < 0 ||
 	    tracefs_instance_file_write(trace->instance, "trace_clock", "counter") < 0 ||
 	    tracefs_event_enable(trace->instance, NAMEI_EVENT_SYSTEM, NULL) ||
 	    tracefs_print_init(trace->instance))
 		return lib_error();
+	errno = 0;
 	trace->tracing_on_fd = tracefs_trace_on_get_fd(trace->instance);
 	if (trace->tracing_on_fd < 0)
 		return lib_error();
@@ -323,7 +599,7 @@ int kernel_trace_fork(const char *parent,
 	struct kernel_trace trace;
 	char dir[PATH_MAX], why[PATH_MAX + 64];
 	int status, err;
-	pid_t pid;
+	pid_t pid, reaped;
 
 	snprintf(dir, sizeof(dir), "%s/%s.XXXXXX", parent, program_invocation_short_name);
 	if (!mkdtemp(dir)) {
@@ -344,19 +620,30 @@ int kernel_trace_fork(const char *parent,
 		child(dir, err ? NULL : &trace, arg);
 		exit(1);
 	}
-	if (pid < 0)
+	why[0] = '\0';
+	if (pid < 0) {
 		snprintf(why, sizeof(why), "fork: %s", strerror(errno));
-	else if (waitpid(pid, &status, 0) != pid)
-		snprintf(why, sizeof(why), "waitpid: %s", strerror(errno));
-	else if ((err = kernel_trace_remove(&trace)))
+	} else {
+		/* failing but for a signal, waitpid() has seen the child gone */
+		do
+			reaped = waitpid(pid, &status, 0);
+		while (reaped < 0 && errno == EINTR);
+		if (reaped != pid)
+			snprintf(why, sizeof(why), "waitpid: %s", strerror(errno));
+	}
+	err = kernel_trace_remove(&trace);
+	if (err && !why[0])
 		snprintf(why, sizeof(why), "removing the trace instance: %s", strerror(-err));
-	else if (rmdir(dir))
+	if (rmdir(dir) && !why[0])
 		snprintf(why, sizeof(why), "rmdir %s: %s", dir, strerror(errno));
-	else if (WIFSIGNALED(status))
+	if (why[0])
+		goto bail_out;
+	if (WIFSIGNALED(status)) {
 		snprintf(why, sizeof(why), "%s died of signal %d",
 			 program_invocation_short_name, WTERMSIG(status));
-	else
-		return WEXITSTATUS(status);
+		goto bail_out;
+	}
+	return WEXITSTATUS(status);
 bail_out:
 	printf("Bail out! %s\n", why);
 	return 1;
@@ -396,15 +683,40 @@ static int symbol_name(const struct namei_event_type *type, const struct namei_e
 	return -EBADMSG;
 }
 
-/* @record's fields, each read by its name, into @event. */
+/* A number field's value, sign-extended if its format says it is signed. */
+static long long field_value(const struct tep_format_field *field, const void *data)
+{
+	bool is_signed = field->flags & TEP_FIELD_IS_SIGNED;
+	union {
+		uint8_t u8;
+		uint16_t u16;
+		uint32_t u32;
+		uint64_t u64;
+	} v;
+
+	memcpy(&v, (const char *)data + field->offset, field->size);
+	switch (field->size) {
+	case 1:
+		return is_signed ? (int8_t)v.u8 : (long long)v.u8;
+	case 2:
+		return is_signed ? (int16_t)v.u16 : (long long)v.u16;
+	case 4:
+		return is_signed ? (int32_t)v.u32 : (long long)v.u32;
+	default:
+		return v.u64;
+	}
+}
+
+/* @record's fields, each from the field load_format() found, into @event. */
 static int event_of_record(const struct event_format *format, struct tep_record *record,
 			   struct namei_event *event)
 {
-	const char *end = (const char *)record->data + record->size, *text;
-	unsigned long long value;
-	unsigned int i;
-	int len, err;
+	unsigned int i, loc, offset, len;
+	long long value;
+	int err;
 
+	if ((unsigned int)record->size < format->min_size)
+		return -EBADMSG;
 	memset(event, 0, sizeof(*event));
 	copy_value(event->type, sizeof(event->type), format->type->name);
 	for (i = 0; i < format->type->key_count; i++) {
@@ -415,15 +727,18 @@ static int event_of_record(const struct event_format *format, struct tep_record 
 		event->fields |= member->flag;
 		if (member->kind == KEY_IGNORED)
 			continue;
+		value = field_value(format->fields[i], record->data);
 		if (key->string) {
-			text = tep_get_field_raw(NULL, format->event, key->field, record, &len, 0);
-			if (!text || len < 0 || text + len > end)
+			/* __data_loc: the string's length above its offset */
+			loc = value;
+			offset = loc & 0xffff;
+			len = loc >> 16;
+			if (offset > (unsigned int)record->size ||
+			    len > (unsigned int)record->size - offset)
 				return -EBADMSG;
-			copy_bytes(field, member->size, text, len);
+			copy_bytes(field, member->size, (const char *)record->data + offset, len);
 			continue;
 		}
-		if (tep_read_number_field(format->fields[i], record->data, &value))
-			return -EBADMSG;
 		if (member->kind == KEY_INT) {
 			*(int *)field = (int)value;
 			continue;
@@ -455,12 +770,10 @@ static struct namei_event *add_event(struct trace_lookup *lookup)
 static bool is_mark(const struct kernel_trace *trace, struct tep_record *record,
 		    const char *text)
 {
+	const char *mark = (const char *)record->data + trace->mark_buf->offset;
 	size_t len = strlen(text);
-	const char *mark;
-	int size;
 
-	mark = tep_get_field_raw(NULL, trace->mark, "buf", record, &size, 0);
-	return mark && mark + len < (const char *)record->data + record->size &&
+	return len < (size_t)(record->size - trace->mark_buf->offset) &&
 		!memcmp(mark, text, len) && (mark[len] == '\n' || mark[len] == '\0');
 }
 
@@ -469,14 +782,15 @@ static int collect(struct kernel_trace *trace, struct tep_record *record, struct
 {
 	int type = tep_data_type(trace->tep, record);
 	struct namei_event *event;
-	unsigned long long tid;
 	unsigned int i;
 
-	if (tep_read_number_field(trace->common_pid, record->data, &tid))
+	if ((unsigned int)record->size < trace->pid_end)
 		return -EBADMSG;
-	if ((pid_t)tid != r->tid)
+	if ((pid_t)field_value(trace->common_pid, record->data) != r->tid)
 		return 0;
 	if (type == trace->mark->id) {
+		if ((unsigned int)record->size < trace->mark_size)
+			return -EBADMSG;
 		if (r->begin && !r->ended) {
 			r->begun |= is_mark(trace, record, r->begin);
 			r->ended = is_mark(trace, record, r->end);
@@ -488,8 +802,9 @@ static int collect(struct kernel_trace *trace, struct tep_record *record, struct
 	for (i = 0; i < ARRAY_SIZE(trace->formats); i++)
 		if (trace->formats[i].event->id == type)
 			break;
+	/* the instance records nothing else: load_formats() knows them all */
 	if (i == ARRAY_SIZE(trace->formats))
-		return 0;
+		return -EBADMSG;
 	event = add_event(r->lookup);
 	return event ? event_of_record(trace->formats + i, record, event) : -ENOMEM;
 }
@@ -502,11 +817,18 @@ static int cpu_next(struct cpu_reader *c, struct reading *r)
 	while (!(c->data = kbuffer_read_event(c->kbuf, &c->ts))) {
 		if (r->page_limit && c->pages++ == r->page_limit)
 			return 0;
+		errno = 0;
+		/* tracefs_cpu_open() made it nonblocking: the flag changes nothing */
 		got = tracefs_cpu_read(c->tcpu, c->page, true);
 		if (got <= 0)
 			return got ? lib_error() : 0;
-		kbuffer_load_subbuffer(c->kbuf, c->page);
+		/* a page larger than the read (header_page's size) is not whole */
+		if (kbuffer_load_subbuffer(c->kbuf, c->page) ||
+		    kbuffer_start_of_data(c->kbuf) + kbuffer_subbuffer_size(c->kbuf) > got)
+			return -EBADMSG;
 		r->pages++;
+		r->full += kbuffer_subbuffer_size(c->kbuf) + FULL_SLACK >
+			got - kbuffer_start_of_data(c->kbuf);
 		r->lost += kbuffer_missed_events(c->kbuf) != 0;
 	}
 	return 0;
@@ -554,7 +876,7 @@ static int drain(struct kernel_trace *trace, struct reading *r)
 }
 
 int kernel_trace_read(struct kernel_trace *trace, pid_t tid, struct trace_lookup *lookup,
-		      unsigned long *lost)
+		      unsigned long *lost, bool *full)
 {
 	struct reading r = { .tid = tid, .page_limit = 1, .lookup = lookup };
 	int err;
@@ -562,12 +884,20 @@ int kernel_trace_read(struct kernel_trace *trace, pid_t tid, struct trace_lookup
 	lookup->count = 0;
 	err = drain(trace, &r);
 	*lost += r.lost;
+	*full = r.full;
 	return err ? err : (int)r.pages;
+}
+
+int kernel_trace_stop(struct kernel_trace *trace)
+{
+	errno = 0;
+	return tracefs_trace_off_fd(trace->tracing_on_fd) ? lib_error() : 0;
 }
 
 int kernel_trace_begin(struct kernel_trace *trace)
 {
 	trace->serial++;
+	errno = 0;
 	if (tracefs_trace_on_fd(trace->tracing_on_fd) ||
 	    tracefs_printf(trace->instance, MARK_PREFIX " begin %lu", trace->serial))
 		return lib_error();
@@ -588,6 +918,7 @@ int kernel_trace_end(struct kernel_trace *trace, struct trace_lookup *lookup)
 
 	snprintf(begin, sizeof(begin), MARK_PREFIX " begin %lu", trace->serial);
 	snprintf(end, sizeof(end), MARK_PREFIX " end %lu", trace->serial);
+	errno = 0;
 	if (tracefs_printf(trace->instance, "%s", end) ||
 	    tracefs_trace_off_fd(trace->tracing_on_fd))
 		return lib_error();
@@ -837,18 +1168,22 @@ bool trace_balanced(const struct trace_lookup *lookup, int result,
 	return true;
 }
 
-/* The reasons as static strings, for struct walk_event. */
+/* A reason as namei_events.h's own string, static for struct walk_event. */
 static const char *reason_of(const char *reason)
 {
-	static const char *const reasons[] = {
-		"walked", "terminate", "unlazy", "cached", "budget", "no_symlinks",
-		"nosymfollow", "no_magiclinks", "automount", "nofollow",
-	};
-	size_t i;
+	const struct namei_event_key *key;
+	size_t t;
+	unsigned int k, i;
 
-	for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
-		if (!strcmp(reason, reasons[i]))
-			return reasons[i];
+	for (t = 0; t < ARRAY_SIZE(namei_event_types); t++)
+		for (k = 0; k < namei_event_types[t].key_count; k++) {
+			key = namei_event_types[t].keys + k;
+			if (!key->symbols || strcmp(key->name, "reason"))
+				continue;
+			for (i = 0; i < key->symbol_count; i++)
+				if (!strcmp(reason, key->symbols[i].name))
+					return key->symbols[i].name;
+		}
 	return "(unknown)";
 }
 

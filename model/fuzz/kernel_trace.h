@@ -27,7 +27,11 @@ struct namei_event {
 	char remnant[WALK_EVENT_NAME_MAX + 1];
 };
 
-/* Events in the order they fired: one system call's, or what a read found. */
+/*
+ * One system call's events in the order they fired; or what a read found,
+ * in that order on each CPU, but not between CPUs: a read takes one page
+ * of each, and another CPU's next page may hold events from before.
+ */
 struct trace_lookup {
 	struct namei_event *events;
 	unsigned int count, size;
@@ -71,10 +75,15 @@ void trace_lookup_free(struct trace_lookup *lookup);
  * if any, read (and so consumed) into @lookup, emptied first: while the
  * events keep coming, a read that took all of them would never end.
  * *@lost counts the pages that say events were lost before them (the
- * buffer overran). Return the number of pages read, or a negative errno.
+ * buffer overran); *@full says whether a page read was one the writer had
+ * filled (more may wait). Return the number of pages read, or a negative
+ * errno.
  */
 int kernel_trace_read(struct kernel_trace *trace, pid_t tid, struct trace_lookup *lookup,
-		      unsigned long *lost);
+		      unsigned long *lost, bool *full);
+
+/* Stop recording, for kernel_trace_read() to read until the buffers are empty. */
+int kernel_trace_stop(struct kernel_trace *trace);
 
 /*
  * Do the events of @lookup balance, for a system call that returned

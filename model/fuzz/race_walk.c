@@ -67,7 +67,7 @@
 
 #define DEFAULT_SECONDS	3
 #define CHURN_SECONDS	2
-#define WATCH_PAUSE_MS	50	/* after a read that found no page */
+#define WATCH_PAUSE_MS	1	/* after a read that found no full page */
 #define CHAIN		30
 #define STATES		(1 << FLIP_COUNT)
 #define MAX_WRONG_SHOWN	5
@@ -406,29 +406,32 @@ static void watch_event(struct watcher *w, const struct namei_event *e)
 		trace_event_format(e, w->first_bad, sizeof(w->first_bad));
 }
 
-/* Read the walker's events as they come, until told to stop and all are read. */
+/*
+ * Read the walker's events as they come until told to stop, and then (the
+ * instance recording no more) until all are read.
+ */
 static void *watch(void *arg)
 {
 	struct trace_lookup events = { 0 };
 	struct watcher *w = arg;
 	unsigned int i;
-	bool stopping;
+	bool stopping, full;
 	int pages;
 
 	for (;;) {
 		stopping = atomic_load(&w->stop);
-		pages = kernel_trace_read(w->trace, w->walker, &events, &w->lost);
+		pages = kernel_trace_read(w->trace, w->walker, &events, &w->lost, &full);
 		if (pages < 0) {
 			w->err = pages;
 			break;
 		}
 		for (i = 0; i < events.count; i++)
 			watch_event(w, events.events + i);
-		if (pages)
-			continue;
-		if (stopping)
+		if (stopping && !pages)
 			break;
-		usleep(WATCH_PAUSE_MS * 1000);	/* let the buffer fill a while */
+		/* a page the writer still fills: let it fill a while */
+		if (!full && !stopping)
+			usleep(WATCH_PAUSE_MS * 1000);
 	}
 	trace_lookup_free(&events);
 	return NULL;
@@ -589,6 +592,9 @@ static void run(const char *dir, struct kernel_trace *trace, void *arg)
 		ksft_test_result_skip("events: names: no namei events\n");
 		ksft_finished();
 	}
+	err = kernel_trace_stop(trace);
+	if (err)
+		ksft_exit_fail_msg("stopping the trace: %s\n", strerror(-err));
 	atomic_store(&watcher.stop, true);
 	if (pthread_join(watcher_thread, NULL) || watcher.err)
 		ksft_exit_fail_msg("reading the events: %s\n", strerror(-watcher.err));
