@@ -180,7 +180,8 @@ TEST_F(leave, legitimize_links_fails_when_a_mount_changes)
 			seen = 1;
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while (!seen && now.tv_sec - start.tv_sec < 5);
+	/* Seen in 20 to 100 lookups; a host loaded by other guests may need far more. */
+	} while (!seen && now.tv_sec - start.tv_sec < 20);
 	kill(churner, SIGKILL);
 	waitpid(churner, NULL, 0);
 	stop_tracing(_metadata);
