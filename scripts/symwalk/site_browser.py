@@ -19,10 +19,14 @@ def browser():
                  "--disable-sync", "--hide-scrollbars"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    # A window that holds every screen: each is then emulated in it, which
+    # costs a layout, not a window's resize.
+    driver.set_window_size(max(width for _, width, _, _ in SCREENS),
+                           max(height for _, _, height, _ in SCREENS) + 200)
+    return driver
 
 
 def set_screen(driver, width, height, phone):
-    driver.set_window_size(max(width, 800), height + 200)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": phone})

@@ -102,20 +102,17 @@ def stepper_fault(driver, stepper):
     """What is wrong with a stepper stepped by the keyboard, from its first
     state ArrowRight to its last, then ArrowLeft back to its first: each key
     must show the next (previous) state, its position and its trace line
-    changed, one line in view; None if nothing is. The first step and its
-    way back are keys the browser itself delivers to the focused stepper;
-    the walk between, keydown events sent to it in the page."""
+    changed, one line in view; None if nothing is. The first step is a key
+    the browser itself delivers to the focused stepper; the rest of the
+    walk, keydown events sent to it in the page, one round trip for all."""
     count, position, events = driver.execute_script(STEPPER_SHOWN, stepper)
     if count < 1:
         return "no state"
     shown = [(position, events)]
     if count > 1:
         stepper.send_keys(Keys.ARROW_RIGHT)
-        shown.append(driver.execute_script(STEPPER_SHOWN, stepper)[1:])
-        keys = ["ArrowRight"] * (count - 2) + ["ArrowLeft"] * (count - 2)
-        shown += driver.execute_script(STEPPER_WALKED, stepper, keys)[1:]
-        stepper.send_keys(Keys.ARROW_LEFT)
-        shown.append(driver.execute_script(STEPPER_SHOWN, stepper)[1:])
+        keys = ["ArrowRight"] * (count - 2) + ["ArrowLeft"] * (count - 1)
+        shown += driver.execute_script(STEPPER_WALKED, stepper, keys)
     order = [1] + list(range(2, count + 1)) + list(range(count - 1, 0, -1))
     last_event = None
     for (position, events), expected in zip(shown, order):
@@ -141,6 +138,78 @@ def svg_metrics(url):
     return float(width.group(1)) * PT_PX, min(sizes) if sizes else None
 
 
+# The four above in one round trip to the browser.
+PAGE_LAYOUT = "return [{}];".format(", ".join(
+    "(function () {{ {} }})()".format(script)
+    for script in (VIEWPORTS, WIDTH, NAV_REACHABLE, PICTURES)))
+
+
+class Findings:
+    """What is wrong on one screen, by kind, over every page."""
+
+    def __init__(self):
+        self.too_wide, self.nav_missing, self.shrunk, self.overflowing = [], [], [], []
+        self.zoom_blocked, self.errors, self.stepper_faults = [], [], []
+        self.steppers = 0
+
+
+def look_at_page(driver, name, screen_width, phone, found):
+    """The page loaded in driver, laid out on one screen: its findings."""
+    viewports, (wide, view), (count, unreachable), pictures = driver.execute_script(
+        PAGE_LAYOUT)
+    found.zoom_blocked += ["{}: {}".format(name, tag) for tag in viewports
+                           if ZOOM_BLOCKED.search(tag)]
+    # A page laid out wider than the screen (its viewport tag ignored, the
+    # emulation not applied) hides what the other checks look for.
+    if wide > view or view != screen_width:
+        found.too_wide.append("{}: {} px wide in {}, on a {} px screen".format(
+            name, wide, view, screen_width))
+    if count == 0 or unreachable:
+        found.nav_missing.append("{}: {} of {} out of reach: {}".format(
+            name, len(unreachable), count, ", ".join(unreachable)))
+    for url, drawn, column in pictures:
+        natural, smallest = svg_metrics(url)
+        scale = drawn / natural
+        text_px = smallest * PT_PX * scale if smallest else MIN_TEXT_PX
+        picture = "{}: {}".format(name, os.path.basename(url))
+        if scale < 0.99 or text_px < MIN_TEXT_PX - 0.05:
+            found.shrunk.append("{} drawn at {:.2f} of its size, smallest text "
+                                "{:.1f} px".format(picture, scale, text_px))
+        if not phone and drawn > column + 0.5:
+            found.overflowing.append("{} is {:.0f} px wide, its column {} px".format(
+                picture, drawn, column))
+    if not phone:
+        for n, stepper in enumerate(driver.find_elements(
+                By.CSS_SELECTOR, "div.symwalk-stepper"), 1):
+            found.steppers += 1
+            fault = stepper_fault(driver, stepper)
+            if fault:
+                found.stepper_faults.append("{}: stepper {}: {}".format(name, n, fault))
+    found.errors += ["{}: {}".format(name, entry["message"])
+                     for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def report(screen, phone, found):
+    check("{}: no page is wider than the screen".format(screen), not found.too_wide,
+          "\n".join(found.too_wide))
+    if phone:
+        check("{}: no page keeps the reader from zooming".format(screen),
+              not found.zoom_blocked, "\n".join(found.zoom_blocked))
+    check("{}: every top-level page's link in the navigation can be brought into "
+          "view".format(screen), not found.nav_missing, "\n".join(found.nav_missing))
+    check("{}: every picture at its natural size or more, its text at least {:.0f} "
+          "px".format(screen, MIN_TEXT_PX), not found.shrunk, "\n".join(found.shrunk))
+    if not phone:
+        check("{}: every picture within the page's column, no sideways "
+              "scroll".format(screen), not found.overflowing, "\n".join(found.overflowing))
+        check("{}: each of the {} steppers steps through all its states with the "
+              "arrow keys and back".format(screen, found.steppers),
+              found.steppers > 0 and not found.stepper_faults,
+              "\n".join(found.stepper_faults))
+    check("{}: no JavaScript error on any page".format(screen), not found.errors,
+          "\n".join(found.errors))
+
+
 def main():
     pages = sorted(glob.glob(os.path.join(HTML, "**", "*.html"), recursive=True))
     if not pages:
@@ -151,64 +220,20 @@ def main():
     except WebDriverException as e:
         print("Bail out! chromium did not start: {}".format(str(e).splitlines()[0]))
         sys.exit(1)
+    findings = {screen: Findings() for screen, _, _, _ in SCREENS}
     try:
-        for screen, width, height, phone in SCREENS:
-            set_screen(driver, width, height, phone)
-            too_wide, nav_missing, shrunk, overflowing, errors = [], [], [], [], []
-            zoom_blocked, steppers, stepper_faults = [], 0, []
-            for page in pages:
-                name = os.path.relpath(page, HTML)
-                driver.get("file://" + page)
-                zoom_blocked += ["{}: {}".format(name, tag) for tag in
-                                 driver.execute_script(VIEWPORTS) if ZOOM_BLOCKED.search(tag)]
-                wide, view = driver.execute_script(WIDTH)
-                if wide > view:
-                    too_wide.append("{}: {} px wide in {}".format(name, wide, view))
-                count, unreachable = driver.execute_script(NAV_REACHABLE)
-                if count == 0 or unreachable:
-                    nav_missing.append("{}: {} of {} out of reach: {}".format(
-                        name, len(unreachable), count, ", ".join(unreachable)))
-                for url, drawn, column in driver.execute_script(PICTURES):
-                    natural, smallest = svg_metrics(url)
-                    scale = drawn / natural
-                    text_px = smallest * PT_PX * scale if smallest else MIN_TEXT_PX
-                    picture = "{}: {}".format(name, os.path.basename(url))
-                    if scale < 0.99 or text_px < MIN_TEXT_PX - 0.05:
-                        shrunk.append("{} drawn at {:.2f} of its size, smallest text "
-                                      "{:.1f} px".format(picture, scale, text_px))
-                    if not phone and drawn > column + 0.5:
-                        overflowing.append("{} is {:.0f} px wide, its column {} px".format(
-                            picture, drawn, column))
-                if not phone:
-                    for n, stepper in enumerate(driver.find_elements(
-                            By.CSS_SELECTOR, "div.symwalk-stepper"), 1):
-                        steppers += 1
-                        fault = stepper_fault(driver, stepper)
-                        if fault:
-                            stepper_faults.append("{}: stepper {}: {}".format(name, n, fault))
-                errors += ["{}: {}".format(name, entry["message"])
-                           for entry in driver.get_log("browser")
-                           if entry["level"] == "SEVERE"]
-            check("{}: no page is wider than the screen".format(screen), not too_wide,
-                  "\n".join(too_wide))
-            if phone:
-                check("{}: no page keeps the reader from zooming".format(screen),
-                      not zoom_blocked, "\n".join(zoom_blocked))
-            check("{}: every top-level page's link in the navigation can be brought into "
-                  "view".format(screen), not nav_missing, "\n".join(nav_missing))
-            check("{}: every picture at its natural size or more, its text at least {:.0f} "
-                  "px".format(screen, MIN_TEXT_PX), not shrunk, "\n".join(shrunk))
-            if not phone:
-                check("{}: every picture within the page's column, no sideways "
-                      "scroll".format(screen), not overflowing, "\n".join(overflowing))
-            if not phone:
-                check("{}: each of the {} steppers steps through all its states with the "
-                      "arrow keys and back".format(screen, steppers),
-                      steppers > 0 and not stepper_faults, "\n".join(stepper_faults))
-            check("{}: no JavaScript error on any page".format(screen), not errors,
-                  "\n".join(errors))
+        # Each page loaded once and laid out on each screen in turn: a
+        # change of screen lays the page out again as a load would.
+        for page in pages:
+            name = os.path.relpath(page, HTML)
+            driver.get("file://" + page)
+            for screen, width, height, phone in SCREENS:
+                set_screen(driver, width, height, phone)
+                look_at_page(driver, name, width, phone, findings[screen])
     finally:
         driver.quit()
+    for screen, _, _, phone in SCREENS:
+        report(screen, phone, findings[screen])
     done()
 
 
