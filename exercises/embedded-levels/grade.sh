@@ -1,5 +1,6 @@
-# The grader of exercise embedded-levels: with one frame embedded in
-# struct nameidata, the second link open at once spills the stack.
+# The grader of exercise embedded-levels: the namei_stack_spill events of
+# stat() through one link and through two nested links, held to the rule
+# of reserve_stack(), and the lookup's result.
 . /symwalk/scenarios/exercise-lib.sh
 nested two 2
 nested one 1
