@@ -14,7 +14,8 @@ renders labs/NAME/ in the order a student works, its sections:
 - What you will see: the outcome of make check's run, marked as such,
   since it answers the predictions: the walks of its trigger (a picture of
   the symlink stack, a stepper through its states, symwalk_stepper, and
-  the events of each lookup that pushed a link), the gdb script and what gdb printed, the guest's console,
+  the events of each lookup that pushed a link; the trace lines of the run
+  when none did), the gdb script and what gdb printed, the guest's console,
   labs/NAME/expect that judged them, and the lines of the walk it ran (make
   coverage's, symwalk_coverage). It stays unfolded: the pictures are the
   lab for a reader without a guest, and a stepper is stepped in view;
@@ -201,6 +202,7 @@ def gdb_log_tail(log):
 NARRATIVE = {"The fixture": "The fixture", "In gdb": "The steps in gdb",
              "What you will see": "The explanation", "Questions": "Questions"}
 PREDICT = re.compile(r"^\.\. symwalk-predict::")
+TRACE_LINE = re.compile(r"^namei_\w+: ")
 
 
 def split_sections(lines, char):
@@ -262,7 +264,11 @@ class Lab(Directive):
         record = symwalk_run.records(self.env).get("lab:" + self.name)
         lookups = record.lookups_named(self.file("trigger")) if record else []
         if not lookups:
-            return lines + ["No lookup of the lab's trigger touched the symlink stack.", ""]
+            trace = [line for line in self.console.splitlines() if TRACE_LINE.match(line)]
+            return lines + ["No lookup of the lab's trigger pushed a link on the symlink "
+                            "stack: there is no picture of it. The namei events the "
+                            "trigger printed in the run (the console below has them "
+                            "with its output):", ""] + code("\n".join(trace))
         lines += ["The lab's trigger, run in the guest with the namei events enabled "
                   "(see :doc:`/tracepoints`). Each box is the symlink stack after one "
                   "event that changes it (see :doc:`/stack`), top frame first; green is "

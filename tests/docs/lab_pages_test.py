@@ -2,9 +2,9 @@
 """Each lab's page, as make docs built it, in the order a student works:
 Predict first, Run it, What you will see, The explanation, Questions; a
 list of its sections at the top; no two headings alike; what the run
-showed marked as its outcome before any picture or trace line of it; and
-the reference answers to the predictions only inside a fold. KTAP, a test
-per lab.
+showed marked as its outcome before any picture or trace line of it; the
+reference answers to the predictions only inside a fold; and "The walk,
+traced" showing trace lines, pictured or not. KTAP, a test per lab.
 
 usage: lab_pages_test.py [HTML_DIR]   (build/docs/html)
 """
@@ -124,6 +124,8 @@ def faults(name, page_path):
         found.append("What you will see is not marked as the run's outcome")
     elif shown is not None and shown < outcome:
         found.append("the run's outcome is shown before its mark")
+    if not TRACE_LINE.search(text_of(items, "What you will see", "The walk, traced")):
+        found.append('"The walk, traced" shows no trace line')
     for q in grade.read_questions(name):
         said = "{}: {}.".format(q.ident, q.answer)
         if said not in text_of(items, "The explanation", folded=True):
