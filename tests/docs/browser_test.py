@@ -6,8 +6,9 @@ than the screen; on the phone, zooming allowed; every top-level page's link in t
 brought into view (by scrolling the navigation, or the page); every picture
 drawn at its natural size or larger, its smallest text at least
 MIN_TEXT_PX, and on the laptop within the page's column; on the laptop,
-every stepper of a walk steps through all its states with the arrow keys;
-no JavaScript error. KTAP."""
+every stepper of a walk steps through all its states with the arrow keys,
+and the navigation marks the page in view (bold); no JavaScript error.
+KTAP."""
 import glob
 import os
 import re
@@ -64,6 +65,12 @@ return Array.from(document.querySelectorAll('object.graphviz')).filter(function 
     return [p.data, p.getBoundingClientRect().width, column.clientWidth -
             parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)];
 });
+"""
+
+# The navigation's link to the page in view, if it has one: is it bold?
+CURRENT_MARKED = """
+const link = document.querySelector('div.sphinxsidebar a.current');
+return link ? parseInt(getComputedStyle(link).fontWeight) >= 600 : null;
 """
 
 WIDTH = "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];"
@@ -156,6 +163,7 @@ def main():
             set_screen(driver, width, height, phone)
             too_wide, nav_missing, shrunk, overflowing, errors = [], [], [], [], []
             zoom_blocked, steppers, stepper_faults = [], 0, []
+            current_marked, current_unmarked = 0, []
             for page in pages:
                 name = os.path.relpath(page, HTML)
                 driver.get("file://" + page)
@@ -180,6 +188,10 @@ def main():
                         overflowing.append("{} is {:.0f} px wide, its column {} px".format(
                             picture, drawn, column))
                 if not phone:
+                    marked = driver.execute_script(CURRENT_MARKED)
+                    current_marked += marked is not None
+                    if marked is False:
+                        current_unmarked.append(name)
                     for n, stepper in enumerate(driver.find_elements(
                             By.CSS_SELECTOR, "div.symwalk-stepper"), 1):
                         steppers += 1
@@ -202,6 +214,9 @@ def main():
                 check("{}: every picture within the page's column, no sideways "
                       "scroll".format(screen), not overflowing, "\n".join(overflowing))
             if not phone:
+                check("{}: the navigation marks the page in view, on the {} pages it "
+                      "lists".format(screen, current_marked),
+                      current_marked > 0 and not current_unmarked, "\n".join(current_unmarked))
                 check("{}: each of the {} steppers steps through all its states with the "
                       "arrow keys and back".format(screen, steppers),
                       steppers > 0 and not stepper_faults, "\n".join(stepper_faults))
