@@ -4,13 +4,28 @@ questions, asked before its run and answered after it.
 
 .. symwalk-lab:: NAME
 
-renders labs/NAME/: its narrative (lab.rst), then the walks of its trigger
-as make check traced them (a picture of the symlink stack and the events of
-each lookup that pushed a link, and a stepper through the pictured states,
-symwalk_stepper), the lines of the walk it ran (make
-coverage's, symwalk_coverage), its fixture and trigger, its gdb steps with
-what gdb printed in the batch run whose expectations (labs/NAME/expect, shown
-last) make check judged. The run's results come from symwalk_run.
+renders labs/NAME/ in the order a student works, its sections:
+
+- the title and intro of its narrative (lab.rst), what the lab is about,
+  and a list of the page's sections;
+- Predict first: lab.rst's symwalk-predict;
+- Run it: the commands, then lab.rst's "The fixture" with the lab's
+  setup.sh and trigger, and lab.rst's "In gdb" as "The steps in gdb";
+- What you will see: the outcome of make check's run, marked as such,
+  since it answers the predictions: the walks of its trigger (a picture of
+  the symlink stack, a stepper through its states, symwalk_stepper, and
+  the events of each lookup that pushed a link; the trace lines of the run
+  when none did), the gdb script and what gdb printed, the guest's console,
+  labs/NAME/expect that judged them, and the lines of the walk it ran (make
+  coverage's, symwalk_coverage). It stays unfolded: the pictures are the
+  lab for a reader without a guest, and a stepper is stepped in view;
+- The explanation: lab.rst's "What you will see", whose symwalk-answers
+  folds it with the answers to the predictions;
+- Questions: lab.rst's, their answers folded.
+
+lab.rst has those four sections, under those titles; "The fixture" and
+"In gdb", a level down on the page, have no subsections. The run's results
+come from symwalk_run.
 
 .. symwalk-predict:: NAME
 
@@ -89,8 +104,8 @@ class Predict(Directive):
             kind = "one of " + ", ".join("``{}``".format(c) for c in q.choices) \
                 if q.kind == "choice" else KIND_HINTS[q.kind]
             lines += ["{}. {} (``{}``: {})".format(n, q.text, q.ident, kind), ""]
-        box = nodes.admonition(classes=["symwalk-predict"])
-        box += nodes.title(text="Predict first")
+        # The lab's page gives it the heading "Predict first".
+        box = nodes.container(classes=["symwalk-predict"])
         box += parsed(self, lines)
         return [box]
 
@@ -104,8 +119,8 @@ class Answers(Directive):
         if self.arguments:
             for q in lab_questions(self, self.arguments[0]):
                 lines += ["- ``{}``: **{}**. {}".format(q.ident, q.answer, q.why), ""]
-        summary = "The answers (open after make grade)" if self.arguments else \
-            "The answers"
+        summary = "The answers to Predict first, and why (open it after make grade)" \
+            if self.arguments else "The answers to these questions"
         box = nodes.container(classes=["symwalk-answers"])
         box += parsed(self, lines)
         self.state.nested_parse(self.content, self.content_offset, box)
@@ -183,6 +198,30 @@ def gdb_log_tail(log):
     return symwalk_run.clean_paths("\n".join(lines))
 
 
+# The sections of a lab.rst, by title, and the title each has on the page.
+NARRATIVE = {"The fixture": "The fixture", "In gdb": "The steps in gdb",
+             "What you will see": "The explanation", "Questions": "Questions"}
+PREDICT = re.compile(r"^\.\. symwalk-predict::")
+TRACE_LINE = re.compile(r"^namei_\w+: ")
+
+
+def split_sections(lines, char):
+    """(the lines before the first section underlined with char, {title:
+    the lines of its section}) of reST lines."""
+    head, sections, body = [], {}, None
+    n = 0
+    while n < len(lines):
+        title, under = lines[n], lines[n + 1].rstrip() if n + 1 < len(lines) else ""
+        if title.strip() and not title[0].isspace() and under and set(under) == {char} \
+                and len(under) >= len(title.rstrip()):
+            body = sections[title.strip()] = []
+            n += 2
+            continue
+        (head if body is None else body).append(lines[n])
+        n += 1
+    return head, sections
+
+
 class Lab(Directive):
     required_arguments = 1
 
@@ -206,12 +245,30 @@ class Lab(Directive):
             "   ``labs/{}/lab.rst`` is missing: this page shows only what the lab's "
             "files and its run give.".format(self.name), ""]
 
-    def traced(self, section):
-        lines = heading("The walk, traced", section)
+    def narrative_parts(self, lines, h2):
+        """(the title and intro, the predictions, {title: section}) of the
+        narrative, each section under its title on the page."""
+        head, found = split_sections(lines, h2)
+        predict = next((n for n, line in enumerate(head) if PREDICT.match(line)), len(head))
+        if os.path.exists(os.path.join(LABS, self.name, "lab.rst")):
+            missing = [t for t in NARRATIVE if t not in found] + \
+                ([".. symwalk-predict::"] if predict == len(head) else [])
+            if missing:
+                raise self.error("labs/{}/lab.rst lacks {}: a lab's page is made of its "
+                                 "sections".format(self.name, ", ".join(missing)))
+        return head[:predict], head[predict:], {
+            NARRATIVE[t]: body for t, body in found.items() if t in NARRATIVE}
+
+    def traced(self, h3):
+        lines = heading("The walk, traced", h3)
         record = symwalk_run.records(self.env).get("lab:" + self.name)
         lookups = record.lookups_named(self.file("trigger")) if record else []
         if not lookups:
-            return lines + ["No lookup of the lab's trigger touched the symlink stack.", ""]
+            trace = [line for line in self.console.splitlines() if TRACE_LINE.match(line)]
+            return lines + ["No lookup of the lab's trigger pushed a link on the symlink "
+                            "stack: there is no picture of it. The namei events the "
+                            "trigger printed in the run (the console below has them "
+                            "with its output):", ""] + code("\n".join(trace))
         lines += ["The lab's trigger, run in the guest with the namei events enabled "
                   "(see :doc:`/tracepoints`). Each box is the symlink stack after one "
                   "event that changes it (see :doc:`/stack`), top frame first; green is "
@@ -229,31 +286,67 @@ class Lab(Directive):
             lines += code(walks.lookup_text(events))
         return lines
 
-    def run(self):
-        self.env = self.state.document.settings.env
-        self.name = name = self.arguments[0]
-        lines = self.narrative()
-        chars = adornments(lines)
-        section = chars[1] if len(chars) > 1 else next(c for c in "-~^" if c not in chars)
-        lines += self.traced(section)
-        lines += symwalk_coverage.lab_lines(self.env, name, section)
-        lines += heading("The fixture and the lookup", section)
+    def run_it(self, sections, h2, h3):
+        """Run it: the commands, the fixture and the trigger, the gdb steps."""
+        name = self.name
+        lines = heading("Run it", h2)
+        lines += ["``make lab LAB={0}`` boots the guest paused, attaches gdb and runs "
+                  "the steps below, each command shown before its output, while the "
+                  "guest builds the fixture and runs the trigger (``make lab LAB={0} "
+                  "BATCH=1`` runs them without a terminal); ``make grade LAB={0}`` "
+                  "runs the lab in batch and grades your answers.".format(name), ""]
+        lines += heading("The fixture", h3) + sections.get("The fixture", [])
         lines += ["``labs/{0}/setup.sh`` builds the fixture in ``/lab/{0}`` of the "
                   "guest:".format(name), ""] + code(self.file("setup.sh"), "sh")
         lines += ["``labs/{}/trigger`` is the lookup gdb waits for:".format(name), ""]
         lines += code(self.file("trigger"), "sh")
-        lines += heading("In gdb", section)
-        lines += ["``make lab LAB={0}`` boots the guest paused, attaches gdb and runs "
-                  "``labs/{0}/lab.gdb``:".format(name), ""] + code(self.file("lab.gdb"))
+        return lines + heading("The steps in gdb", h3) + sections.get("The steps in gdb", [])
+
+    def outcome(self, h2, h3):
+        """What you will see: the run make check judged, which answers the
+        predictions."""
+        name = self.name
+        lines = heading("What you will see", h2)
+        lines += [".. admonition:: Run it first", "   :class: symwalk-outcome", "",
+                  "   This section is what the lab's run showed, and it answers the "
+                  "questions of Predict first: answer them, run the lab and grade your "
+                  "answers (``make grade LAB={}``) before you read on. It is the run "
+                  "whose expectations ``make check`` judged: all the labs in one guest "
+                  "and one gdb session, this lab's part of it.".format(name), ""]
+        lines += self.traced(h3)
+        lines += heading("What gdb printed", h3)
+        lines += ["``labs/{}/lab.gdb``, the steps ``make lab`` runs in gdb:".format(name),
+                  ""] + code(self.file("lab.gdb"))
         log = symwalk_run.read(self.env, docs_data.lab_log(name))
-        lines += ["What gdb printed when ``make check`` ran these steps (all the labs "
-                  "in one guest and one gdb session, this lab's part of the output, "
-                  "its values numbered from ``$1``), the run its expectations judged:", ""]
-        lines += code(gdb_log_tail(log))
-        lines += ["``make check`` checks that output, and the lab's part of the guest's "
-                  "console, against ``labs/{}/expect``:".format(name), ""]
-        lines += code(self.file("expect"))
-        return parse(self, lines, "labs/{}/lab.rst".format(name))
+        lines += ["What gdb printed when ``make check`` ran them (its values numbered "
+                  "from ``$1``):", ""] + code(gdb_log_tail(log))
+        lines += heading("What the console printed", h3)
+        lines += ["The guest's console meanwhile: the trigger, its output and the namei "
+                  "events it printed:", ""] + code(symwalk_run.clean_paths(self.console))
+        lines += heading("What make check checked", h3)
+        lines += ["``make check`` checks gdb's output and the console against "
+                  "``labs/{}/expect``:".format(name), ""] + code(self.file("expect"))
+        return lines + symwalk_coverage.lab_lines(self.env, name, h3)
+
+    def run(self):
+        self.env = self.state.document.settings.env
+        self.name = self.arguments[0]
+        self.console = symwalk_run.read(self.env, docs_data.lab_console(self.name))
+        lines = self.narrative()
+        chars = adornments(lines)
+        levels = (chars + [c for c in "=-~^" if c not in chars])[:3]
+        h2, h3 = levels[1], levels[2]
+        intro, predict, sections = self.narrative_parts(lines, h2)
+        lines = intro + [".. contents:: On this page", "   :local:", "   :depth: 2",
+                         "   :backlinks: none", ""]
+        if predict:
+            lines += heading("Predict first", h2) + predict
+        lines += self.run_it(sections, h2, h3)
+        lines += self.outcome(h2, h3)
+        for title in ("The explanation", "Questions"):
+            if title in sections:
+                lines += heading(title, h2) + sections[title]
+        return parse(self, lines, "labs/{}/lab.rst".format(self.name))
 
 
 def setup(app):

@@ -70,7 +70,8 @@ def missing_results():
     """None when every result the site shows is there, else one sentence
     saying which command leaves them."""
     names = [docs_data.WALKS, docs_data.LAB_WALKS, docs_data.GDB_SESSION]
-    names += [docs_data.lab_log(n) for n in lab_names()]
+    names += [run for n in lab_names() for run in (docs_data.lab_log(n),
+                                                   docs_data.lab_console(n))]
     missing = [n for n in names if not os.path.exists(os.path.join(RUN, n))]
     if not missing:
         return None

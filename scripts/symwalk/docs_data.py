@@ -9,6 +9,8 @@ folder (layout.SITE_RUN; make docs reads them where SYMWALK_RUN says):
                       guest/scenarios/docs-gdb.sh (Documentation/helper-examples.yaml)
   lab-NAME.gdb.log    each lab's part of make check's batch of labs
                       (labs-batch.gdb.log), the one its expectations judged
+  lab-NAME.console    the guest's console in that part: the trigger's
+                      output and the namei events it printed
 
 make check leaves them (docs_capture.py, check.py); make docs reads them
 and boots nothing.
@@ -28,7 +30,13 @@ def lab_log(name):
     return "lab-{}.gdb.log".format(name)
 
 
+def lab_console(name):
+    """The lab's part of the batch's console, what its page shows of the
+    guest."""
+    return "lab-{}.console".format(name)
+
+
 def lab_page_runs(name):
     """The runs a lab's page is made of: the traced walks (its trigger's
-    among them) and its gdb log."""
-    return [WALKS, LAB_WALKS, lab_log(name)]
+    among them), its gdb log and its console."""
+    return [WALKS, LAB_WALKS, lab_log(name), lab_console(name)]

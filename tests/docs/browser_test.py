@@ -6,8 +6,9 @@ than the screen; on the phone, zooming allowed; every top-level page's link in t
 brought into view (by scrolling the navigation, or the page); every picture
 drawn at its natural size or larger, its smallest text at least
 MIN_TEXT_PX, and on the laptop within the page's column; on the laptop,
-every stepper of a walk steps through all its states with the arrow keys;
-no JavaScript error. KTAP."""
+every stepper of a walk steps through all its states with the arrow keys,
+and the navigation marks the page in view (bold); no JavaScript error.
+KTAP."""
 import glob
 import os
 import re
@@ -64,6 +65,12 @@ return Array.from(document.querySelectorAll('object.graphviz')).filter(function 
     return [p.data, p.getBoundingClientRect().width, column.clientWidth -
             parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)];
 });
+"""
+
+# The navigation's link to the page in view, if it has one: is it bold?
+CURRENT_MARKED = """
+const link = document.querySelector('div.sphinxsidebar a.current');
+return link ? parseInt(getComputedStyle(link).fontWeight) >= 600 : null;
 """
 
 WIDTH = "return [document.documentElement.scrollWidth, document.documentElement.clientWidth];"
@@ -138,10 +145,10 @@ def svg_metrics(url):
     return float(width.group(1)) * PT_PX, min(sizes) if sizes else None
 
 
-# The four above in one round trip to the browser.
+# The five above in one round trip to the browser.
 PAGE_LAYOUT = "return [{}];".format(", ".join(
     "(function () {{ {} }})()".format(script)
-    for script in (VIEWPORTS, WIDTH, NAV_REACHABLE, PICTURES)))
+    for script in (VIEWPORTS, WIDTH, NAV_REACHABLE, PICTURES, CURRENT_MARKED)))
 
 
 class Findings:
@@ -151,11 +158,12 @@ class Findings:
         self.too_wide, self.nav_missing, self.shrunk, self.overflowing = [], [], [], []
         self.zoom_blocked, self.errors, self.stepper_faults = [], [], []
         self.steppers = 0
+        self.current_marked, self.current_unmarked = 0, []
 
 
 def look_at_page(driver, name, screen_width, phone, found):
     """The page loaded in driver, laid out on one screen: its findings."""
-    viewports, (wide, view), (count, unreachable), pictures = driver.execute_script(
+    viewports, (wide, view), (count, unreachable), pictures, marked = driver.execute_script(
         PAGE_LAYOUT)
     found.zoom_blocked += ["{}: {}".format(name, tag) for tag in viewports
                            if ZOOM_BLOCKED.search(tag)]
@@ -179,6 +187,9 @@ def look_at_page(driver, name, screen_width, phone, found):
             found.overflowing.append("{} is {:.0f} px wide, its column {} px".format(
                 picture, drawn, column))
     if not phone:
+        found.current_marked += marked is not None
+        if marked is False:
+            found.current_unmarked.append(name)
         for n, stepper in enumerate(driver.find_elements(
                 By.CSS_SELECTOR, "div.symwalk-stepper"), 1):
             found.steppers += 1
@@ -202,6 +213,10 @@ def report(screen, phone, found):
     if not phone:
         check("{}: every picture within the page's column, no sideways "
               "scroll".format(screen), not found.overflowing, "\n".join(found.overflowing))
+        check("{}: the navigation marks the page in view, on the {} pages it "
+              "lists".format(screen, found.current_marked),
+              found.current_marked > 0 and not found.current_unmarked,
+              "\n".join(found.current_unmarked))
         check("{}: each of the {} steppers steps through all its states with the "
               "arrow keys and back".format(screen, found.steppers),
               found.steppers > 0 and not found.stepper_faults,
