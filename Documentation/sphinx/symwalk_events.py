@@ -27,55 +27,10 @@ SYSTEM = events.SYSTEM
 # (the labs' triggers after them).
 EXAMPLE_WALKS = ["nest", "chain", "jump", "magic", "unlazy", "loop"]
 
-FIELD = re.compile(r"^\s*field:(?P<decl>.+?);\s*offset:")
-# A conversion of the print format, with the key= before it if any.
-CONVERSION = re.compile(r'(?:(\w+)=\\?"?)?%(?!%)[-#0-9.]*[a-zA-Z]+')
-REFERENCE = re.compile(r"REC->(\w+)|__get_str\((\w+)\)|__get_dynamic_array\((\w+)\)")
-SYMBOL = re.compile(r'\{\s*(\w+)\s*,\s*"([^"]*)"\s*\}')
-CHOICE = re.compile(r'\?\s*"([^"]*)"\s*:\s*"([^"]*)"')
-
-
-class Format:
-    """One event's format file: its fields but the common ones, and its
-    print format, each key with the fields its argument reads and the
-    values a symbolic one prints."""
-
-    def __init__(self, name, text):
-        self.name, self.text = name, text.strip("\n")
-        self.fields = []
-        self.print_fmt, self.keys = "", []
-        for line in self.text.split("\n"):
-            m = FIELD.match(line)
-            if m and " common_" not in m.group("decl"):
-                ctype, _, field = m.group("decl").rpartition(" ")
-                if ctype.startswith("__data_loc "):
-                    ctype = ctype[len("__data_loc "):] + " (dynamic)"
-                self.fields.append((field, ctype))
-            elif line.startswith("print fmt: "):
-                self.parse_print_fmt(line[len("print fmt: "):])
-
-    def parse_print_fmt(self, text):
-        # tracefs leaves the quotes inside the format as they are: it ends
-        # at the first quote that a comma follows.
-        m = re.match(r'"(.*?)"\s*,\s*(.*)$', text)
-        if not m:
-            return
-        self.print_fmt = m.group(1)
-        args = events.split_args(m.group(2))
-        for i, conv in enumerate(CONVERSION.finditer(m.group(1))):
-            arg = args[i] if i < len(args) else ""
-            fields = [next(g for g in r if g) for r in REFERENCE.findall(arg)]
-            values = [v for _, v in SYMBOL.findall(arg)] or list(
-                CHOICE.search(arg).groups() if CHOICE.search(arg) else [])
-            self.keys.append((conv.group(1), fields, values, "__print_flags" in arg))
-
-    def printed_as(self, field):
-        return [key for key, fields, _, _ in self.keys if key and field in fields]
-
 
 def formats(text):
-    """{event: Format} of the "format" sections of docs-walks.sh."""
-    return {part.name: Format(part.name, part.text.replace("\r", ""))
+    """{event: events.Format} of the "format" sections of docs-walks.sh."""
+    return {part.name: events.Format(part.name, part.text.replace("\r", ""))
             for part in markers.sections(text, "format")}
 
 
@@ -144,8 +99,10 @@ def event_lines(fmt, vocabulary, sites, shown, records):
                   "     - " + (", ".join(literal(k + "=") for k in fmt.printed_as(field))
                                or "(not printed)")]
     lines.append("")
-    for key, _, values, flags in fmt.keys:
-        if key and values and flags:
+    for printed in fmt.printed:
+        key = printed.key
+        values = [name for _, name in printed.symbols] or list(printed.choice or [])
+        if key and values and printed.flags:
             lines += ["``{}=`` is made of these flags, joined by ``|``: {}.".format(
                 key, ", ".join(literal(v) for v in values)), ""]
         elif key and values:
@@ -178,7 +135,11 @@ class Events(Directive):
             vocabulary = events.read(tree)
         except ValueError as e:
             raise self.error("{}: {}".format(events.HEADER, e))
-        found = formats(symwalk_run.read(env, docs_data.WALKS))
+        try:
+            found = formats(symwalk_run.read(env, docs_data.WALKS))
+        except ValueError as e:
+            raise self.error("{}: {}".format(symwalk_run.relative(symwalk_run.path(
+                env, docs_data.WALKS)), e))
         if not found:
             raise self.error("{} holds no event format: run 'make check' (its "
                              "guest/scenarios/docs-walks.sh prints them)".format(
