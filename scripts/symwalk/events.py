@@ -416,13 +416,8 @@ def main():
         for event in vocabulary.events.values():
             print(event.name, " ".join("{}={}".format(k.name, k.field) for k in event.keys))
         return
-    text = c_header(vocabulary, HEADER)
-    if os.path.exists(args.c_header):
-        with open(args.c_header) as f:
-            if f.read() == text:
-                return      # unchanged, it keeps its time: nothing is rebuilt
     with open(args.c_header + ".tmp", "w") as f:
-        f.write(text)
+        f.write(c_header(vocabulary, HEADER))
     os.replace(args.c_header + ".tmp", args.c_header)
 
 
