@@ -16,11 +16,10 @@ every lab runs, each line marked. It boots nothing and measures nothing.
 """
 import json
 import os
-import subprocess
 
 from docutils.parsers.rst import Directive
 
-from symwalk import coverage_lists
+from symwalk import coverage_lists, git
 from symwalk.labs import lab_names
 from symwalk.layout import TOP
 from symwalk_rst import code, esc, heading, literal, parse
@@ -48,8 +47,7 @@ def staleness(data):
     """reST lines that say so when the report is of another tree than the
     one the site shows."""
     tree = os.environ.get("SYMWALK_TREE", os.path.join(TOP, "build", "linux"))
-    head = subprocess.run(["git", "-C", tree, "rev-parse", "HEAD"], stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    head = git.head(tree)
     if head and data.get("tree_head") == head:
         return []
     return [".. warning::", "",

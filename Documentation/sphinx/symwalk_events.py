@@ -14,12 +14,11 @@ Each event's examples are lines of the traced walks of the same run.
 """
 import os
 import re
-import subprocess
 
 from docutils.parsers.rst import Directive
 
 import symwalk_run
-from symwalk import docs_data, events, markers
+from symwalk import docs_data, events, git, markers
 from symwalk_rst import code, esc, heading, literal, parse
 
 SYSTEM = events.SYSTEM
@@ -38,10 +37,8 @@ def call_sites(tree):
     """{event: [(function, file, line)]}: the namei_trace(EVENT, ...) sites of
     fs/*.c, each with the function around it."""
     site = re.compile(r"\b{}_trace\((\w+)\s*,".format(SYSTEM))
-    proc = subprocess.run(["git", "-C", tree, "grep", "-n", "-E", site.pattern, "--", "fs/*.c"],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     sites, files = {}, {}
-    for line in proc.stdout.decode(errors="replace").splitlines():
+    for line in git.grep(tree, "-n", "-E", site.pattern, "--", "fs/*.c"):
         path, number, text = line.split(":", 2)
         m = site.search(text)
         if not m or text.lstrip().startswith("#"):
@@ -147,7 +144,10 @@ class Events(Directive):
                                      env, docs_data.WALKS))))
         records = symwalk_run.records(env)
         shown = examples(records)
-        sites = call_sites(tree)
+        try:
+            sites = call_sites(tree)
+        except git.GitError as e:
+            raise self.error(str(e))
         lines = ["The header says of them:", ""]
         lines += ["   " + esc(line) if line else "" for line in vocabulary.comment.split("\n")]
         lines += ["", "Names, link bodies and remnants are cut to {} bytes. The names of "
