@@ -21,7 +21,7 @@ from docutils.parsers.rst import Directive
 
 from symwalk import coverage_lists, git
 from symwalk.labs import lab_names
-from symwalk.layout import TOP
+from symwalk.layout import COVERAGE_REPORT, TREE
 from symwalk_rst import code, esc, heading, literal, parse
 
 NOT_RUN = ("No ``make coverage`` has run in this checkout: it boots the guest parts "
@@ -46,7 +46,7 @@ def report(env):
 def staleness(data):
     """reST lines that say so when the report is of another tree than the
     one the site shows."""
-    tree = os.environ.get("SYMWALK_TREE", os.path.join(TOP, "build", "linux"))
+    tree = os.environ.get("SYMWALK_TREE", TREE)
     head = git.head(tree)
     if head and data.get("tree_head") == head:
         return []
@@ -160,7 +160,7 @@ class Coverage(Directive):
 
 
 def setup(app):
-    app.add_config_value("symwalk_coverage_dir", os.path.join(TOP, "build", "coverage"),
+    app.add_config_value("symwalk_coverage_dir", COVERAGE_REPORT,
                          "env")
     app.add_directive("symwalk-coverage", Coverage)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -25,9 +25,8 @@ from symwalk import grade as grading
 from symwalk import git, ktap, labs_soak, qemu
 from symwalk.exercises import ExerciseError, names
 from symwalk.layout import BUILD, EXERCISE_RUN, EXERCISES, INITRAMFS, KBUILD as MAIN_KBUILD
-from symwalk.layout import SOAK, TOP
+from symwalk.layout import SOAK, TOP, TREE
 
-TREE = os.path.join(BUILD, "linux")
 WORKTREE = os.path.join(BUILD, "exercise", "linux")
 KBUILD = os.path.join(BUILD, "exercise", "kbuild")
 MAIN_CONFIG = os.path.join(MAIN_KBUILD, ".config")

@@ -12,7 +12,7 @@ import os
 import sys
 
 from symwalk import docs_data, events, markers
-from symwalk.layout import BUILD, SITE_RUN
+from symwalk.layout import SITE_RUN, TREE
 from taplib import check, done
 
 def printed_keys(fmt):
@@ -43,7 +43,7 @@ def expected_keys(event):
 
 def main():
     walks = sys.argv[1] if len(sys.argv) > 1 else os.path.join(SITE_RUN, docs_data.WALKS)
-    tree = sys.argv[2] if len(sys.argv) > 2 else os.path.join(BUILD, "linux")
+    tree = sys.argv[2] if len(sys.argv) > 2 else TREE
     vocabulary = events.read(tree)
     with open(walks, errors="replace") as f:
         formats = {part.name[len("namei_"):]: part.text

@@ -20,9 +20,8 @@ import re
 import sys
 
 from symwalk import git
+from symwalk.layout import DOCS_HTML, TREE
 from taplib import check, done
-
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 NAMED = re.compile(r"(?<![\w$.>:/])([A-Za-z_]\w*)\(\)")
 DEFINED = re.compile(r"\bdef\s+([A-Za-z_]\w*)\s*\(")
@@ -85,8 +84,7 @@ def existing(tree, names, where=("*.c", "*.h")):
 
 
 def main():
-    html_dir, tree = sys.argv[1:3] if len(sys.argv) == 3 else (
-        os.path.join(TOP, "build", "docs", "html"), os.path.join(TOP, "build", "linux"))
+    html_dir, tree = sys.argv[1:3] if len(sys.argv) == 3 else (DOCS_HTML, TREE)
     names = named_functions(html_dir)
     if not check("the site names functions", bool(names),
                  "no page of {} names a function: run make docs".format(html_dir)):
