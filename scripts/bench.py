@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 
+from symwalk import git
 from symwalk.bench import BenchError, guest_part, host_part
 from symwalk.bench_report import markdown, plot, report_blocks
 from symwalk.layout import TOP
@@ -26,12 +27,9 @@ from symwalk.qemu import GuestError
 def checkout_commit(out):
     """The commit the checkout is at, with "+" if its tracked files (but
     OUT's, the results themselves) differ from it."""
-    def git(*args):
-        return subprocess.run(["git"] + list(args), cwd=TOP, stdout=subprocess.PIPE,
-                              stderr=subprocess.DEVNULL, text=True).stdout.strip()
-    head = git("rev-parse", "HEAD") or "unknown"
-    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".",
-                  ":!" + os.path.relpath(os.path.abspath(out), TOP))
+    head = git.head(TOP) or "unknown"
+    changed = git.quiet(TOP, "status", "--porcelain", "--untracked-files=no", "--", ".",
+                        ":!" + os.path.relpath(os.path.abspath(out), TOP))
     return head + ("+" if changed else "")
 
 
@@ -62,7 +60,7 @@ def main():
         if args.only != "guest":
             results["host"] = {"rows": host_part(args), "date": date, "commit": commit,
                                "machine": os.uname().nodename}
-    except (BenchError, GuestError, subprocess.SubprocessError) as e:
+    except (BenchError, GuestError, git.GitError, subprocess.SubprocessError) as e:
         print("bench: {}".format(e), file=sys.stderr)
         return 1
     if "guest" in results:

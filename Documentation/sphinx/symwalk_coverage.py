@@ -16,13 +16,12 @@ every lab runs, each line marked. It boots nothing and measures nothing.
 """
 import json
 import os
-import subprocess
 
 from docutils.parsers.rst import Directive
 
-from symwalk import coverage_lists
+from symwalk import coverage_lists, git
 from symwalk.labs import lab_names
-from symwalk.layout import TOP
+from symwalk.layout import COVERAGE_REPORT, TREE
 from symwalk_rst import code, esc, heading, literal, parse
 
 NOT_RUN = ("No ``make coverage`` has run in this checkout: it boots the guest parts "
@@ -47,9 +46,8 @@ def report(env):
 def staleness(data):
     """reST lines that say so when the report is of another tree than the
     one the site shows."""
-    tree = os.environ.get("SYMWALK_TREE", os.path.join(TOP, "build", "linux"))
-    head = subprocess.run(["git", "-C", tree, "rev-parse", "HEAD"], stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    tree = os.environ.get("SYMWALK_TREE", TREE)
+    head = git.head(tree)
     if head and data.get("tree_head") == head:
         return []
     return [".. warning::", "",
@@ -162,7 +160,7 @@ class Coverage(Directive):
 
 
 def setup(app):
-    app.add_config_value("symwalk_coverage_dir", os.path.join(TOP, "build", "coverage"),
+    app.add_config_value("symwalk_coverage_dir", COVERAGE_REPORT,
                          "env")
     app.add_directive("symwalk-coverage", Coverage)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -14,12 +14,11 @@ Each event's examples are lines of the traced walks of the same run.
 """
 import os
 import re
-import subprocess
 
 from docutils.parsers.rst import Directive
 
 import symwalk_run
-from symwalk import docs_data, events, markers
+from symwalk import docs_data, events, git, markers
 from symwalk_rst import code, esc, heading, literal, parse
 
 SYSTEM = events.SYSTEM
@@ -27,55 +26,10 @@ SYSTEM = events.SYSTEM
 # (the labs' triggers after them).
 EXAMPLE_WALKS = ["nest", "chain", "jump", "magic", "unlazy", "loop"]
 
-FIELD = re.compile(r"^\s*field:(?P<decl>.+?);\s*offset:")
-# A conversion of the print format, with the key= before it if any.
-CONVERSION = re.compile(r'(?:(\w+)=\\?"?)?%(?!%)[-#0-9.]*[a-zA-Z]+')
-REFERENCE = re.compile(r"REC->(\w+)|__get_str\((\w+)\)|__get_dynamic_array\((\w+)\)")
-SYMBOL = re.compile(r'\{\s*(\w+)\s*,\s*"([^"]*)"\s*\}')
-CHOICE = re.compile(r'\?\s*"([^"]*)"\s*:\s*"([^"]*)"')
-
-
-class Format:
-    """One event's format file: its fields but the common ones, and its
-    print format, each key with the fields its argument reads and the
-    values a symbolic one prints."""
-
-    def __init__(self, name, text):
-        self.name, self.text = name, text.strip("\n")
-        self.fields = []
-        self.print_fmt, self.keys = "", []
-        for line in self.text.split("\n"):
-            m = FIELD.match(line)
-            if m and " common_" not in m.group("decl"):
-                ctype, _, field = m.group("decl").rpartition(" ")
-                if ctype.startswith("__data_loc "):
-                    ctype = ctype[len("__data_loc "):] + " (dynamic)"
-                self.fields.append((field, ctype))
-            elif line.startswith("print fmt: "):
-                self.parse_print_fmt(line[len("print fmt: "):])
-
-    def parse_print_fmt(self, text):
-        # tracefs leaves the quotes inside the format as they are: it ends
-        # at the first quote that a comma follows.
-        m = re.match(r'"(.*?)"\s*,\s*(.*)$', text)
-        if not m:
-            return
-        self.print_fmt = m.group(1)
-        args = events.split_args(m.group(2))
-        for i, conv in enumerate(CONVERSION.finditer(m.group(1))):
-            arg = args[i] if i < len(args) else ""
-            fields = [next(g for g in r if g) for r in REFERENCE.findall(arg)]
-            values = [v for _, v in SYMBOL.findall(arg)] or list(
-                CHOICE.search(arg).groups() if CHOICE.search(arg) else [])
-            self.keys.append((conv.group(1), fields, values, "__print_flags" in arg))
-
-    def printed_as(self, field):
-        return [key for key, fields, _, _ in self.keys if key and field in fields]
-
 
 def formats(text):
-    """{event: Format} of the "format" sections of docs-walks.sh."""
-    return {part.name: Format(part.name, part.text.replace("\r", ""))
+    """{event: events.Format} of the "format" sections of docs-walks.sh."""
+    return {part.name: events.Format(part.name, part.text.replace("\r", ""))
             for part in markers.sections(text, "format")}
 
 
@@ -83,10 +37,8 @@ def call_sites(tree):
     """{event: [(function, file, line)]}: the namei_trace(EVENT, ...) sites of
     fs/*.c, each with the function around it."""
     site = re.compile(r"\b{}_trace\((\w+)\s*,".format(SYSTEM))
-    proc = subprocess.run(["git", "-C", tree, "grep", "-n", "-E", site.pattern, "--", "fs/*.c"],
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     sites, files = {}, {}
-    for line in proc.stdout.decode(errors="replace").splitlines():
+    for line in git.grep(tree, "-n", "-E", site.pattern, "--", "fs/*.c"):
         path, number, text = line.split(":", 2)
         m = site.search(text)
         if not m or text.lstrip().startswith("#"):
@@ -144,8 +96,10 @@ def event_lines(fmt, vocabulary, sites, shown, records):
                   "     - " + (", ".join(literal(k + "=") for k in fmt.printed_as(field))
                                or "(not printed)")]
     lines.append("")
-    for key, _, values, flags in fmt.keys:
-        if key and values and flags:
+    for printed in fmt.printed:
+        key = printed.key
+        values = [name for _, name in printed.symbols] or list(printed.choice or [])
+        if key and values and printed.flags:
             lines += ["``{}=`` is made of these flags, joined by ``|``: {}.".format(
                 key, ", ".join(literal(v) for v in values)), ""]
         elif key and values:
@@ -178,7 +132,11 @@ class Events(Directive):
             vocabulary = events.read(tree)
         except ValueError as e:
             raise self.error("{}: {}".format(events.HEADER, e))
-        found = formats(symwalk_run.read(env, docs_data.WALKS))
+        try:
+            found = formats(symwalk_run.read(env, docs_data.WALKS))
+        except ValueError as e:
+            raise self.error("{}: {}".format(symwalk_run.relative(symwalk_run.path(
+                env, docs_data.WALKS)), e))
         if not found:
             raise self.error("{} holds no event format: run 'make check' (its "
                              "guest/scenarios/docs-walks.sh prints them)".format(
@@ -186,7 +144,10 @@ class Events(Directive):
                                      env, docs_data.WALKS))))
         records = symwalk_run.records(env)
         shown = examples(records)
-        sites = call_sites(tree)
+        try:
+            sites = call_sites(tree)
+        except git.GitError as e:
+            raise self.error(str(e))
         lines = ["The header says of them:", ""]
         lines += ["   " + esc(line) if line else "" for line in vocabulary.comment.split("\n")]
         lines += ["", "Names, link bodies and remnants are cut to {} bytes. The names of "

@@ -40,11 +40,19 @@ def local_string(name):
 
 
 def argument_number(site, parameter, w):
-    """The value a site passes for a parameter of its helper: a number, an
-    enum constant of the events' vocabulary, true or false, or an
-    expression of the walk's depth and the frame's locals (nd->depth - i -
-    1); None when a local it needs is optimized out."""
+    """The value a site passes for a parameter of its helper, as gdb
+    evaluates its source text in the stopped frame; else, where gdb cannot
+    (an enum constant the kernel's DWARF leaves out, nd optimized out), a
+    number, an enum constant of the events' vocabulary, true or false, or
+    an expression of the walk's depth and the frame's locals (nd->depth -
+    i - 1). None when a local it needs is optimized out."""
     text = site.arguments.get(parameter, "")
+    try:
+        value = gdb.parse_and_eval(text)
+        if not value.is_optimized_out:
+            return int(value)
+    except gdb.error:
+        pass
     symbol = source.vocabulary().symbol(text)
     if symbol is not None:
         return symbol.value

@@ -25,7 +25,7 @@ import sys
 import tempfile
 import time
 
-from symwalk import qemu
+from symwalk import git, qemu
 from symwalk.batch import run_lab_batch
 from symwalk.bench_report import chain_points, fit
 from symwalk.layout import BENCH_LABS, BENCH_RUN, HELPER_TESTS, TOP
@@ -249,7 +249,7 @@ def host_part(args):
         for _ in range(args.fresh_runs):
             clone = tempfile.mkdtemp(prefix="symwalk-fresh-")
             try:
-                subprocess.run(["git", "clone", "-q", TOP, clone], check=True)
+                git.run(TOP, "clone", "-q", TOP, clone)
                 fresh.append(timed(["make", "-s", "check"], cwd=clone, env=env, timeout=5400))
             finally:
                 shutil.rmtree(clone, ignore_errors=True)

@@ -62,6 +62,105 @@ def macro_call(text, name, start=0):
     raise ValueError("{}( is not closed".format(name))
 
 
+FORMAT_END = re.compile(r"\s*(?:,|$)")
+STRING_JOINT = re.compile(r'\s*"')
+
+
+def print_format(text):
+    r"""(format, [argument]) of a print format: what TP_printk()'s parentheses
+    hold, or a format file's line after "print fmt: ". The format is the
+    text as the kernel prints it. TP_printk() escapes a quote inside it
+    (name=\"%s\") and may cut it in C strings put side by side; a format
+    file writes it between quotes as it is (name="%s"). So a quote ends the
+    format where a comma or the end of the text follows it, joins it to a
+    next string where another quote follows (but one that ends the format:
+    body="%s" remnant="%s"", ...), and is part of it elsewhere."""
+    start = text.find('"')
+    if start < 0 or text[:start].strip():
+        raise ValueError("not a print format: {}".format(text))
+    fmt, i = [], start + 1
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and text[i + 1:i + 2] in ('"', "\\"):
+            fmt.append(text[i + 1])
+            i += 2
+            continue
+        if c == '"':
+            end = FORMAT_END.match(text, i + 1)
+            if end:
+                return "".join(fmt), split_args(text[end.end():])
+            joint = STRING_JOINT.match(text, i + 1)
+            if joint and not FORMAT_END.match(text, joint.end()):
+                i = joint.end()
+                continue
+        fmt.append(c)
+        i += 1
+    raise ValueError("a print format whose quote is not closed: {}".format(text))
+
+
+# A conversion of a print format, with the key= before it if any (a string
+# key prints its value between quotes: name="%s").
+CONVERSION = re.compile(r'(?:(\w+)="?)?%(?!%)[-#0-9.]*[a-zA-Z]+')
+
+
+def conversions(fmt):
+    """The key of each conversion of a print format, or None where no key=
+    comes before it."""
+    return [m.group(1) for m in CONVERSION.finditer(fmt)]
+
+
+# In a format file: a field's declaration, the fields an argument of the
+# print fmt reads, a value and its name in __print_symbolic() or
+# __print_flags(), and a mode's test of a flag (show_walk_mode()).
+FIELD = re.compile(r"^\s*field:(?P<decl>.+?);\s*offset:")
+REFERENCE = re.compile(r"REC->(\w+)|__get_str\((\w+)\)|__get_dynamic_array\((\w+)\)")
+SYMBOL = re.compile(r'\{\s*(0x[0-9a-fA-F]+|-?\d+)\s*,\s*"([^"]*)"\s*\}')
+MODE = re.compile(r'\(\(REC->\w+\)\s*&\s*(0x[0-9a-fA-F]+|\d+)\s*\?\s*"([^"]*)"\s*:\s*'
+                  r'"([^"]*)"\)$')
+
+
+class Printed:
+    """A conversion of a format file's print fmt: its key (None without a
+    key=), its argument and the fields that reads; the (value, name)s of a
+    __print_symbolic() or a __print_flags() (flags says which), or the flag
+    a mode tests and its names when set and when not (choice)."""
+
+    def __init__(self, key, arg):
+        self.key, self.arg = key, arg
+        self.fields = [next(g for g in r if g) for r in REFERENCE.findall(arg)]
+        self.symbols = [(int(v, 0), name) for v, name in SYMBOL.findall(arg)]
+        self.flags = "__print_flags" in arg
+        mode = MODE.match(arg)
+        self.flag = int(mode.group(1), 0) if mode else None
+        self.choice = mode.group(2, 3) if mode else None
+
+
+class Format:
+    """One event's format file, as tracefs prints it: its fields but the
+    common ones, [(field, C type)], its print fmt's format, and a Printed
+    of each conversion."""
+
+    def __init__(self, name, text):
+        self.name, self.text = name, text.strip("\n")
+        self.fields = []
+        self.print_fmt, self.printed = "", []
+        for line in self.text.split("\n"):
+            m = FIELD.match(line)
+            if m and " common_" not in m.group("decl"):
+                ctype, _, field = m.group("decl").rpartition(" ")
+                if ctype.startswith("__data_loc "):
+                    ctype = ctype[len("__data_loc "):] + " (dynamic)"
+                self.fields.append((field, ctype))
+            elif line.startswith("print fmt: "):
+                self.print_fmt, args = print_format(line[len("print fmt: "):])
+                self.printed = [Printed(key, args[i] if i < len(args) else "")
+                                for i, key in enumerate(conversions(self.print_fmt))]
+
+    def printed_as(self, field):
+        """The keys that print the field."""
+        return [p.key for p in self.printed if p.key and field in p.fields]
+
+
 class Symbol:
     """A constant of an enum: its value, the name the trace prints for it,
     and what its comment says."""
@@ -208,17 +307,16 @@ class Vocabulary:
     def read_printk(self, printk, fields):
         """The keys of a TP_printk(): each conversion's key, and the field
         its argument reads."""
-        fmt_args = split_args(printk[printk.index("(") + 1:printk.rindex(")")])
-        fmt = " ".join(re.findall(r'"((?:[^"\\]|\\.)*)"', fmt_args[0]))
+        fmt, fmt_args = print_format(printk[printk.index("(") + 1:printk.rindex(")")])
         names = {f for f, _, _ in fields}
         keys = []
-        for i, conv in enumerate(re.finditer(r'(\w+)=\\?"?%[-#0-9.]*[a-zA-Z]+', fmt)):
-            arg = fmt_args[1 + i]
+        for i, name in enumerate(k for k in conversions(fmt) if k):
+            arg = fmt_args[i]
             field = re.search(r"__entry->(\w+)|__get_str\((\w+)\)", arg)
             field = next(g for g in field.groups() if g) if field else None
             if field not in names:
-                raise ValueError("key {}= prints {}, not a field".format(conv.group(1), arg))
-            key = Key(conv.group(1), field)
+                raise ValueError("key {}= prints {}, not a field".format(name, arg))
+            key = Key(name, field)
             macro = re.match(r"(show_\w+)\(", arg)
             if macro and macro.group(1) in self.tables:
                 key.symbols = self.tables[macro.group(1)]
@@ -318,13 +416,8 @@ def main():
         for event in vocabulary.events.values():
             print(event.name, " ".join("{}={}".format(k.name, k.field) for k in event.keys))
         return
-    text = c_header(vocabulary, HEADER)
-    if os.path.exists(args.c_header):
-        with open(args.c_header) as f:
-            if f.read() == text:
-                return      # unchanged, it keeps its time: nothing is rebuilt
     with open(args.c_header + ".tmp", "w") as f:
-        f.write(text)
+        f.write(c_header(vocabulary, HEADER))
     os.replace(args.c_header + ".tmp", args.c_header)
 
 

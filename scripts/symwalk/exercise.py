@@ -22,40 +22,36 @@ import tempfile
 import time
 
 from symwalk import grade as grading
-from symwalk import ktap, labs_soak, qemu
+from symwalk import git, ktap, labs_soak, qemu
 from symwalk.exercises import ExerciseError, names
 from symwalk.layout import BUILD, EXERCISE_RUN, EXERCISES, INITRAMFS, KBUILD as MAIN_KBUILD
-from symwalk.layout import SOAK, TOP
+from symwalk.layout import SOAK, TOP, TREE
 
-TREE = os.path.join(BUILD, "linux")
 WORKTREE = os.path.join(BUILD, "exercise", "linux")
 KBUILD = os.path.join(BUILD, "exercise", "kbuild")
 MAIN_CONFIG = os.path.join(MAIN_KBUILD, ".config")
 GRADE_TIMEOUT = 300
 
 
-def git(*args, cwd=WORKTREE):
-    proc = subprocess.run(["git"] + list(args), cwd=cwd, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, text=True)
-    if proc.returncode:
-        raise ExerciseError("git {} failed:\n{}".format(" ".join(args), proc.stdout.strip()))
-    return proc.stdout
+def git_in(repo, *args, env=None):
+    try:
+        return git.run(repo, *args, env=env)
+    except git.GitError as e:
+        raise ExerciseError(str(e))
 
 
 def ensure_worktree():
     if not os.path.isdir(os.path.join(TREE, ".git")):
         raise ExerciseError("{} is missing: run make tree".format(TREE))
-    if os.path.exists(WORKTREE) and subprocess.run(
-            ["git", "-C", WORKTREE, "rev-parse", "--git-dir"], stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL).returncode:
+    if os.path.exists(WORKTREE) and not git.ok(WORKTREE, "rev-parse", "--git-dir"):
         # make tree derived build/linux anew: this worktree's repository is gone.
         print("exercise: {} belonged to a build/linux made before this one: made "
               "again".format(os.path.relpath(WORKTREE, TOP)))
         shutil.rmtree(WORKTREE)
     if not os.path.exists(WORKTREE):
         os.makedirs(os.path.dirname(WORKTREE), exist_ok=True)
-        git("worktree", "prune", cwd=TREE)
-        git("worktree", "add", "--detach", WORKTREE, "main", cwd=TREE)
+        git_in(TREE, "worktree", "prune")
+        git_in(TREE, "worktree", "add", "--detach", WORKTREE, "main")
 
 
 def commit_patched(base, patch, parent, message, repo=TREE):
@@ -65,12 +61,7 @@ def commit_patched(base, patch, parent, message, repo=TREE):
         env = dict(os.environ, GIT_INDEX_FILE=index.name)
 
         def run(*args):
-            proc = subprocess.run(["git", "-C", repo] + list(args), env=env, text=True,
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            if proc.returncode:
-                raise ExerciseError("git {} failed: {}".format(" ".join(args),
-                                                               proc.stderr.strip()))
-            return proc.stdout.strip()
+            return git_in(repo, *args, env=env).strip()
 
         run("read-tree", base)
         run("apply", "--cached", patch)
@@ -91,8 +82,7 @@ def starting_commit(name, repo=TREE):
     as the exercise has it, not a diff that undoes the answer. Return its
     id."""
     patch = os.path.join(EXERCISES, name, "start.patch")
-    pristine = subprocess.run(["git", "-C", repo, "rev-list", "--max-parents=0", "main"],
-                              stdout=subprocess.PIPE, text=True).stdout.split()[0]
+    pristine = git_in(repo, "rev-list", "--max-parents=0", "main").split()[0]
     return commit_patched("main", patch, pristine, [
         patch_subject(patch),
         "symwalk's series on the pristine source, in one commit, with the change the "
@@ -101,13 +91,13 @@ def starting_commit(name, repo=TREE):
 
 def apply(patch):
     """Commit a patch of the exercise on top of the worktree's branch."""
-    git("am", "--keep-cr", patch)
+    git_in(WORKTREE, "am", "--keep-cr", patch)
 
 
 def start(name, force=False):
     """Check out the starting state of an exercise, on a branch of its own."""
     ensure_worktree()
-    changes = git("status", "--porcelain", "--untracked-files=no")
+    changes = git_in(WORKTREE, "status", "--porcelain", "--untracked-files=no")
     if changes and not force:
         raise ExerciseError(
             "{} has changes not committed:\n{}Commit them on the branch "
@@ -115,13 +105,12 @@ def start(name, force=False):
             "start again.".format(os.path.relpath(WORKTREE, TOP), changes,
                                   os.path.relpath(WORKTREE, TOP), os.path.relpath(WORKTREE, TOP)))
     # An earlier start whose patch did not apply leaves git am's session.
-    subprocess.run(["git", "-C", WORKTREE, "am", "--abort"], stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    git("reset", "--hard", "--quiet")
+    git.ok(WORKTREE, "am", "--abort")
+    git_in(WORKTREE, "reset", "--hard", "--quiet")
     start_point = "main"
     if os.path.exists(os.path.join(EXERCISES, name, "start.patch")):
         start_point = starting_commit(name)
-    git("checkout", "--quiet", "-B", "exercise/" + name, start_point)
+    git_in(WORKTREE, "checkout", "--quiet", "-B", "exercise/" + name, start_point)
     build()
 
 
@@ -151,9 +140,8 @@ def vcpus(name):
 def build_started(name):
     """Build the worktree's kernel for a lab run against it (make lab
     LAB=x EXERCISE=name), once it is on the exercise's branch."""
-    branch = subprocess.run(["git", "-C", WORKTREE, "symbolic-ref", "--short", "HEAD"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True).stdout.strip() if os.path.isdir(WORKTREE) else ""
+    branch = git.quiet(WORKTREE, "symbolic-ref", "--short", "HEAD") \
+        if os.path.isdir(WORKTREE) else ""
     if branch != "exercise/" + name:
         raise ExerciseError("exercise {0} is not started{1}: make exercise NAME={0} "
                             "starts it".format(name, " ({} is on {})".format(
@@ -258,12 +246,12 @@ def check_all(only=None):
             # Each solution checked out straight from the one before: the
             # files they share (no-dotdot's headers) are written, and their
             # dependents compiled, once.
-            begin = git("rev-parse", "HEAD").strip()
+            begin = git_in(WORKTREE, "rev-parse", "HEAD").strip()
             wrong = []
             for patch in wrong_solutions(name) + [os.path.join(EXERCISES, name,
                                                                "solution.patch")]:
-                git("checkout", "--quiet", "-B", "exercise/" + name,
-                    commit_patched(begin, patch, begin, [patch_subject(patch)]))
+                git_in(WORKTREE, "checkout", "--quiet", "-B", "exercise/" + name,
+                       commit_patched(begin, patch, begin, [patch_subject(patch)]))
                 wrong.append((os.path.basename(patch), grade(name)))
             (_, (after, console)) = wrong.pop()
             wrong = [(patch, results) for patch, (results, _) in wrong]

@@ -18,7 +18,10 @@ EXERCISES = os.path.join(TOP, "exercises")
 GDB_SCRIPTS = os.path.join(TOP, "gdb-scripts")
 
 BUILD = os.path.join(TOP, "build")
+TREE = os.path.join(BUILD, "linux")                 # make tree: the patched kernel tree
 KBUILD = os.path.join(BUILD, "kbuild")
+DOCS_HTML = os.path.join(BUILD, "docs", "html")     # make docs: the site
+COVERAGE_REPORT = os.path.join(BUILD, "coverage")   # make coverage: its report
 INITRAMFS = os.path.join(BUILD, "initramfs.cpio")
 GDB_INDEX_CACHE = os.path.join(BUILD, "gdb-index-cache")
 

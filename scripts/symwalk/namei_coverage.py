@@ -25,7 +25,7 @@ import shutil
 import subprocess
 import sys
 
-from symwalk import check, markers, qemu
+from symwalk import check, git, markers, qemu
 from symwalk.coverage_lists import FUNCTIONS, UNREACHED, CoverageError, read_list, read_unreached
 from symwalk.labs import lab_names
 from symwalk.layout import HELPER_TESTS
@@ -291,8 +291,7 @@ def write_json(out, tree, source, spans, keys, table, listed, by_tag, labs):
                 if tag.startswith("lab/") and tag.split("/", 1)[1] in labs]
     every_lab = sorted(set.intersection(*lab_runs)) if lab_runs else []
     os.makedirs(out, exist_ok=True)
-    head = subprocess.run(["git", "-C", tree, "rev-parse", "HEAD"], stdout=subprocess.PIPE,
-                          stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    head = git.head(tree)
     with open(os.path.join(out, "coverage.json.new"), "w") as f:
         json.dump({"source": SOURCE, "tree_head": head, "functions": functions, "runs": runs,
                    "every_lab": every_lab, "parts": {tag: part_of(tag, labs) for tag in runs}},

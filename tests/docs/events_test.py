@@ -9,34 +9,23 @@ names, and the mode from the same flag. KTAP.
 usage: events_test.py [WALKS TREE]   (make check's docs-walks.txt, build/linux)
 """
 import os
-import re
 import sys
 
 from symwalk import docs_data, events, markers
-from symwalk.layout import BUILD, SITE_RUN
+from symwalk.layout import SITE_RUN, TREE
 from taplib import check, done
 
-SYMBOLIC = re.compile(r"__print_symbolic\(REC->(\w+),(.*)\)$")
-MODE = re.compile(r'\(\(REC->(\w+)\) & (0x[0-9a-f]+) \? "(\w+)" : "(\w+)"\)$')
-
-
-def printed_keys(print_fmt):
-    """[(key, field, what it prints)] of a format file's print fmt."""
-    m = re.match(r'"(.*?)"\s*,\s*(.*)$', print_fmt)
-    keys = re.findall(r'(\w+)=\\?"?%', m.group(1))
-    args = events.split_args(m.group(2))
+def printed_keys(fmt):
+    """[(key, field, what it prints)] of a format file's keys."""
     found = []
-    for key, arg in zip(keys, args):
-        symbolic, mode = SYMBOLIC.match(arg), MODE.match(arg)
-        if symbolic:
-            pairs = re.findall(r'\{\s*(\d+)\s*,\s*"([^"]*)"\s*\}', symbolic.group(2))
-            found.append((key, symbolic.group(1), [(int(v), n) for v, n in pairs]))
-        elif mode:
-            found.append((key, mode.group(1), (int(mode.group(2), 16), mode.group(3),
-                                               mode.group(4))))
+    for printed in (p for p in fmt.printed if p.key):
+        field = printed.fields[0] if printed.fields else printed.arg
+        if printed.symbols and not printed.flags:
+            found.append((printed.key, field, printed.symbols))
+        elif printed.flag is not None:
+            found.append((printed.key, field, (printed.flag,) + tuple(printed.choice)))
         else:
-            field = re.search(r"REC->(\w+)|__get_str\((\w+)\)", arg)
-            found.append((key, next(g for g in field.groups() if g) if field else arg, None))
+            found.append((printed.key, field, None))
     return found
 
 
@@ -54,7 +43,7 @@ def expected_keys(event):
 
 def main():
     walks = sys.argv[1] if len(sys.argv) > 1 else os.path.join(SITE_RUN, docs_data.WALKS)
-    tree = sys.argv[2] if len(sys.argv) > 2 else os.path.join(BUILD, "linux")
+    tree = sys.argv[2] if len(sys.argv) > 2 else TREE
     vocabulary = events.read(tree)
     with open(walks, errors="replace") as f:
         formats = {part.name[len("namei_"):]: part.text
@@ -64,9 +53,7 @@ def main():
           "the run's: {}\nthe header's: {}".format(sorted(formats),
                                                     [e.short for e in vocabulary.events.values()]))
     for event in vocabulary.events.values():
-        text = formats.get(event.short, "")
-        fmt = re.search(r"^print fmt: (.*)$", text, re.M)
-        got = printed_keys(fmt.group(1)) if fmt else []
+        got = printed_keys(events.Format(event.name, formats.get(event.short, "")))
         want = expected_keys(event)
         check("{}: the vocabulary's keys, fields, symbols and mode flag are the "
               "kernel's".format(event.name), got == want,

@@ -17,12 +17,11 @@ the names missing from TREE.
 import html
 import os
 import re
-import subprocess
 import sys
 
+from symwalk import git
+from symwalk.layout import DOCS_HTML, TREE
 from taplib import check, done
-
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 NAMED = re.compile(r"(?<![\w$.>:/])([A-Za-z_]\w*)\(\)")
 DEFINED = re.compile(r"\bdef\s+([A-Za-z_]\w*)\s*\(")
@@ -74,22 +73,18 @@ def existing(tree, names, where=("*.c", "*.h")):
         alternatives = "|".join(re.escape(n) for n in batch)
         pattern = r"\b(?:{})\s*\(".format(alternatives)
         syscall = r"SYSCALL_DEFINE[0-6]\((?:{}),".format(alternatives)
-        proc = subprocess.run(
-            ["git", "-C", tree, "grep", "-h", "-o", "-P", "-e", pattern, "-e", syscall,
-             "--"] + list(where),
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        if proc.returncode not in (0, 1):
-            raise SystemExit("functions_test: git grep failed in {}: {}".format(
-                tree, proc.stderr.decode(errors="replace").strip()))
-        for line in proc.stdout.decode(errors="replace").splitlines():
+        try:
+            lines = git.grep(tree, "-h", "-o", "-P", "-e", pattern, "-e", syscall, "--", *where)
+        except git.GitError as e:
+            raise SystemExit("functions_test: {}".format(e))
+        for line in lines:
             m = re.match(r"SYSCALL_DEFINE[0-6]\((\w+),", line)
             found.add(m.group(1) if m else re.match(r"(\w+)", line).group(1))
     return found
 
 
 def main():
-    html_dir, tree = sys.argv[1:3] if len(sys.argv) == 3 else (
-        os.path.join(TOP, "build", "docs", "html"), os.path.join(TOP, "build", "linux"))
+    html_dir, tree = sys.argv[1:3] if len(sys.argv) == 3 else (DOCS_HTML, TREE)
     names = named_functions(html_dir)
     if not check("the site names functions", bool(names),
                  "no page of {} names a function: run make docs".format(html_dir)):

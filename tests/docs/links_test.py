@@ -14,9 +14,8 @@ import re
 import sys
 import urllib.parse
 
+from symwalk.layout import DOCS_HTML
 from taplib import check, done
-
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 LINK = re.compile(r'\b(href|src|data)\s*=\s*"([^"]*)"')
 ANCHOR = re.compile(r'\b(?:id|name)\s*=\s*"([^"]*)"')
@@ -60,8 +59,7 @@ def broken_links(html_dir, page):
 
 
 def main():
-    html_dir = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
-                               os.path.join(TOP, "build", "docs", "html"))
+    html_dir = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else DOCS_HTML)
     pages = sorted(os.path.join(root, name) for root, _, files in os.walk(html_dir)
                    for name in files if name.endswith(".html"))
     if not check("the site has pages", bool(pages),

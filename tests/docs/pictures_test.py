@@ -3,13 +3,10 @@
 drawn at its own index, a popped frame where it was (on top), and every
 picture says what its colours mean. KTAP."""
 import html
-import os
 import re
 
 from taplib import check, done
 import symwalk_walks as walks
-
-TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 # Two nested links, the top one popped once walked; then, the walk failing,
 # terminate_walk() pops the frame left.

@@ -17,9 +17,9 @@ import collections
 import glob
 import os
 import re
-import subprocess
 
 import taplib
+from symwalk import git
 
 RUN = 6
 CODE = re.compile(r"(\.(py|c|h|sh|gdb|mk)|/Makefile|/(setup\.sh|trigger|init|lab-setup|lab-trigger))$")
@@ -34,8 +34,7 @@ GDB_LINE = re.compile(r"^\s*(break|tbreak|continue|finish|python|source|define|"
 
 
 def tracked(root):
-    out = subprocess.run(["git", "ls-files"], cwd=root, capture_output=True, text=True,
-                         check=True).stdout.split()
+    out = git.run(root, "ls-files").split()
     return [f for f in out if CODE.search("/" + f) and not f.startswith("patches/")]
 
 
