@@ -14,6 +14,7 @@ lab_lines(env, name) gives a lab's page the same data for its own run: the
 source of each function of which the lab's trigger ran a line that not
 every lab runs, each line marked. It boots nothing and measures nothing.
 """
+import functools
 import json
 import os
 
@@ -39,15 +40,27 @@ def report(env):
     if not os.path.exists(path):
         return None
     env.note_dependency(path)
+    return loaded(path, os.stat(path).st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=1)
+def loaded(path, mtime):
+    """The report at path as it was at mtime: read once for all the pages
+    that show it (it is over a megabyte)."""
     with open(path) as f:
         return json.load(f)
+
+
+@functools.lru_cache(maxsize=None)
+def tree_head(tree):
+    return git.head(tree)
 
 
 def staleness(data):
     """reST lines that say so when the report is of another tree than the
     one the site shows."""
     tree = os.environ.get("SYMWALK_TREE", TREE)
-    head = git.head(tree)
+    head = tree_head(tree)
     if head and data.get("tree_head") == head:
         return []
     return [".. warning::", "",
@@ -86,9 +99,9 @@ def lab_lines(env, name, section):
         return lines + ["The last ``make coverage`` has no counters of this lab: it ran "
                         "before the lab existed, or the lab did not run to its end.", ""]
     lines += staleness(data)
-    common = set(data["every_lab"])
+    only_some = ran - set(data["every_lab"])
     functions = [(f, d) for f, d in data["functions"].items()
-                 if any(int(n) in ran - common for n in d["lines"])]
+                 if any(int(n) in only_some for n in d["lines"])]
     lines += ["``make coverage`` counted the lines of ``fs/namei.c`` this lab's trigger "
               "ran (the counters reset before it, read after it). Below, each function "
               "of the walk in which it ran a line that not every lab runs (every lab's "
