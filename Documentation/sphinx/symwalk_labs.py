@@ -281,7 +281,8 @@ class Lab(Directive):
             lines += [".. graphviz::",
                       "   :alt: the symlink stack along the lookup of " + path, ""]
             lines += ["   " + line for line in dot.splitlines()] + [""]
-            lines += stepper_lines(states, "the lookup of " + path)
+            lines += stepper_lines(states, "the lookup of " + path,
+                                   self.env.config.kerneldoc_srctree)
             lines += ["The events of the lookup of ``{}``:".format(path), ""]
             lines += code(walks.lookup_text(events))
         return lines

@@ -142,7 +142,8 @@ class Moment(Directive):
         except NotInRun as e:
             raise self.error(str(e))
         return [stack_figure(env, states, caption, self.options.get("alt", caption), 2)] + \
-            parse(self, stepper_lines(states, caption), "symwalk-moment " + name)
+            parse(self, stepper_lines(states, caption, env.config.kerneldoc_srctree),
+                  "symwalk-moment " + name)
 
 
 class Trace(Directive):
