@@ -100,6 +100,10 @@ class Helpers(Directive):
         env = self.state.document.settings.env
         env.note_dependency(docs_data.EXAMPLES)
         transcript = json.loads(symwalk_run.read(env, docs_data.GDB_SESSION))
+        if not all("part" in t for t in transcript):
+            raise self.error("build/run/{} is an older make check's, with no part for its "
+                             "commands: run make check (its unit \"the helper examples in "
+                             "gdb\") again".format(docs_data.GDB_SESSION))
         gdb_scripts = os.path.join(symwalk_run.TOP, "gdb-scripts")
         found = gdb_helpers.find_helpers(gdb_scripts)
         for h in found:
