@@ -204,6 +204,20 @@ class State:
         return rows
 
 
+def links_at_spill(events, at, links):
+    """nd->total_link_count at the namei_stack_spill events[at], which has
+    no links field: reserve_stack() counts the link it makes room for
+    before it calls nd_alloc_stack(), so the count is the one the push of
+    that link reports, next in the attempt; with no such push (the spill
+    failed), one more than links, the count before that reserve_stack()."""
+    for e in events[at + 1:]:
+        if e.name == "namei_link_push":
+            return e.int("links")
+        if e.name in ("namei_lookup_end", "namei_lookup_start"):
+            break
+    return links + 1
+
+
 def stack_states(events):
     """The states of the stack along one lookup attempt: one per event of
     STACK_EVENTS, and the start and the end. Every depth is the height of
@@ -212,10 +226,11 @@ def stack_states(events):
     frames, heap, mode, links = [], False, "rcu", 0
     states = []
 
-    def add(event, caption, **kw):
-        states.append(State(list(frames), heap, mode, links, event, caption, **kw))
+    def add(event, caption, count=None, **kw):
+        states.append(State(list(frames), heap, mode, links if count is None else count,
+                            event, caption, **kw))
 
-    for e in events:
+    for i, e in enumerate(events):
         if "mode" in e.args:
             mode = e["mode"]
         if "links" in e.args:
@@ -242,6 +257,7 @@ def stack_states(events):
         elif e.name == "namei_stack_spill":
             heap = heap or e["allocated"] == "1"
             add(e, "spill to the heap" if heap else "spill failed",
+                count=links_at_spill(events, i, links),
                 note="nd_alloc_stack(): the 2 embedded frames are copied to a "
                      "kmalloc'ed array of 40")
         elif e.name == "namei_jump_root":

@@ -51,7 +51,12 @@ or p $lx_err(link) for pick_link()'s result."""
         super(LxErr, self).__init__("lx_err")
 
     @one_sentence("$lx_err()")
-    def invoke(self, value):
+    def invoke(self, *values):
+        # gdb would answer a wrong count with the TypeError of a Python call.
+        if len(values) != 1:
+            raise gdb.GdbError("$lx_err() takes one value, e.g. p $lx_err($) after "
+                               "finish: it was given {}.".format(len(values)))
+        value = values[0]
         type_ = value.type.strip_typedefs()
         if type_.code == gdb.TYPE_CODE_PTR:
             return describe(value)

@@ -7,7 +7,7 @@ import json
 import os
 
 from symwalk import gdb_helpers, layout, markers, qemu
-from symwalk.docs_data import EXAMPLES, GDB_SESSION, WALKS
+from symwalk.docs_data import ERROR_OUTPUT, EXAMPLES, GDB_SESSION, TRACEBACK, WALKS
 from symwalk.gdbsession import gdb_session
 
 GDB_TIMEOUT = 90
@@ -34,25 +34,27 @@ def capture_walks(vm, run_dir):
 
 
 def examples_plan(run_dir):
-    """The gdb commands of the helper reference: the session's (which stop
-    in the walk), one example or more per helper, then the last ones, and
-    where gdb writes what they printed."""
+    """The gdb commands of the helper reference, each with the part of the
+    session it belongs to: the session's (which stop in the walk), each
+    helper's example, then the last ones, then the refusals; and where gdb
+    writes what they printed."""
     import yaml
     with open(EXAMPLES) as f:
         config = yaml.safe_load(f) or {}
     by_name = config.get("examples") or {}
     session = list(config.get("session") or [])
     last = list(config.get("last") or [])
-    examples = []
+    steps = [{"command": c, "part": "session"} for c in session]
     for h in gdb_helpers.find_helpers(layout.GDB_SCRIPTS):
         commands = by_name.get(h.name, by_name.get(h.title))
         if commands is None:
+            if any(h.uses(c) for c in last + session):
+                continue  # the session or the last commands show it already
             commands = h.default_examples()
-        if any(h.uses(c) for c in last + session) and h.name not in by_name:
-            continue  # the session or the last commands show it already
-        examples += [c for c in commands if c not in last]
-    return {"session": session, "examples": examples, "last": last,
-            "out": os.path.join(run_dir, GDB_SESSION)}
+        steps += [{"command": c, "part": "example", "helper": h.name} for c in commands]
+    steps += [{"command": c, "part": "last"} for c in last]
+    steps += [{"command": c, "part": "refusal"} for c in config.get("refusals") or []]
+    return {"steps": steps, "out": os.path.join(run_dir, GDB_SESSION)}
 
 
 def capture_gdb(vm, run_dir):
@@ -78,15 +80,22 @@ def capture_gdb(vm, run_dir):
             transcript = json.load(f)
     except (OSError, ValueError):
         raise CaptureError("gdb ran none of the examples; " + evidence)
-    stops = [t for t in transcript if t["command"].split()[0] in ("continue", "c")]
-    if not all(t["ok"] for t in stops) or len(transcript) < len(plan["session"]):
+    session = [t for t in transcript if t["part"] == "session"]
+    stops = [t for t in session if t["command"].split()[0] in ("continue", "c")]
+    planned = [s for s in plan["steps"] if s["part"] == "session"]
+    if not all(t["ok"] for t in stops) or len(session) < len(planned):
         raise CaptureError("gdb did not stop where {} says ({}); {}".format(
             os.path.relpath(EXAMPLES, layout.TOP),
             "; ".join(t["output"].strip() for t in stops if not t["ok"]) or
             "the session ended early", evidence))
-    # An example may show a helper's error sentence; a traceback is a bug.
-    broken = [t["command"] for t in transcript if t["output"].startswith("Python Exception")]
-    if broken:
-        raise CaptureError("these examples raised a Python exception in gdb: {}; {}".format(
-            ", ".join(broken), evidence))
+    # The reference shows every other command as a successful run, and the
+    # refusals apart, each a helper's own sentence.
+    failed = ["{}: {}".format(t["command"], t["output"].strip()) for t in transcript
+              if t["part"] != "refusal" and (not t["ok"] or ERROR_OUTPUT.search(t["output"]))]
+    failed += ["{} (refused with a traceback, or not at all)".format(t["command"])
+               for t in transcript if t["part"] == "refusal" and
+               (t["ok"] or TRACEBACK.search(t["output"]))]
+    if failed:
+        raise CaptureError("in {}: {}; {}".format(
+            os.path.relpath(EXAMPLES, layout.TOP), " | ".join(failed), evidence))
     return "{} gdb commands".format(len(transcript))

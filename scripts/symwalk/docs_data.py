@@ -16,6 +16,7 @@ make check leaves them (docs_capture.py, check.py); make docs reads them
 and boots nothing.
 """
 import os
+import re
 
 from symwalk.layout import TOP
 
@@ -23,6 +24,13 @@ WALKS = "docs-walks.txt"
 LAB_WALKS = "lab-triggers.txt"
 GDB_SESSION = "docs-gdb.json"
 EXAMPLES = os.path.join(TOP, "Documentation", "helper-examples.yaml")
+
+# What gdb prints for a helper's bug: never on the site.
+TRACEBACK = re.compile(r"Error occurred in Python|Python Exception|Traceback \(most recent")
+# What a failed command prints: never in a helper's example (the reference
+# shows refusals apart). lx-finish at an inlined function steps out of it
+# without the value it is for.
+ERROR_OUTPUT = re.compile(TRACEBACK.pattern + r"|\bCannot\b|is inlined into its caller")
 
 
 def lab_log(name):

@@ -51,6 +51,8 @@ checks=(
 	"lx-lookup-flags without a value" "give a value" "lx-lookup-flags"
 	"\$lx_nameidata() before gdb is attached" "gdb is not attached to the guest"
 	"p \$lx_nameidata()"
+	"\$lx_err() without a value: one sentence" "takes one value" "p \$lx_err()"
+	"\$lx_err() names an error without a guest" '"-ELOOP"' "p \$lx_err(-40)"
 	"help lx-nameidata is the docstring" "Show the path walk the current task is in"
 	"help lx-nameidata"
 )
