@@ -41,12 +41,24 @@ def namei_flags(tree, kbuild):
     return args[0], flags
 
 
-def errno_names(macros):
+# Where the error codes are defined: other headers define E* macros that
+# are no error (elf.h's ELFCLASS64 is 2, ENOENT's value).
+ERRNO_HEADERS = ("include/uapi/asm-generic/errno-base.h", "include/uapi/asm-generic/errno.h",
+                 "include/linux/errno.h")
+
+
+def errno_names(tree, macros):
     """{value: name} of the E* error codes the kernel defines (uapi and
-    kernel-internal), the first name of each value."""
+    kernel-internal), the first name of each value, valued as fs/namei.c's
+    build (macros) sees them."""
+    errnos = set()
+    for header in ERRNO_HEADERS:
+        with open(os.path.join(tree, header)) as f:
+            errnos.update(re.findall(r"^#define\s+(E[A-Z0-9]+)\s", f.read(), re.M))
     names = {}
     for name, value in re.findall(r"^#define (E[A-Z0-9]+) (\d+)$", macros, re.M):
-        names.setdefault(int(value), name)
+        if name in errnos:
+            names.setdefault(int(value), name)
     return names
 
 
@@ -87,7 +99,7 @@ def main():
         f.write("ND_STATE = {!r}\n".format(table("ND_")))
         f.write("LAST_TYPES = {!r}\n".format(
             {v: n for n, v in values.items() if n.startswith("LAST_")}))
-        f.write("ERRNO_NAMES = {!r}\n".format(errno_names(macros)))
+        f.write("ERRNO_NAMES = {!r}\n".format(errno_names(tree, macros)))
         for name in ("MAXSYMLINKS", "EMBEDDED_LEVELS", "WALK_TRAILING", "WALK_MORE",
                      "WALK_NOFOLLOW"):
             f.write("{} = {}\n".format(name, values[name]))

@@ -53,6 +53,8 @@ checks=(
 	"p \$lx_nameidata()"
 	"\$lx_err() without a value: one sentence" "takes one value" "p \$lx_err()"
 	"\$lx_err() names an error without a guest" '"-ELOOP"' "p \$lx_err(-40)"
+	"\$lx_err() names -2 ENOENT, not another header's E* macro of value 2" '"-ENOENT"'
+	"p \$lx_err(-2)"
 	"help lx-nameidata is the docstring" "Show the path walk the current task is in"
 	"help lx-nameidata"
 )
