@@ -35,6 +35,8 @@ extensions = [
     "symwalk_series",   # .. symwalk-series:: the patches, for review
     "symwalk_events",   # .. symwalk-events:: the namei events, from tracefs
     "symwalk_kernel",   # .. symwalk-tree-include:: a page of the patched tree
+    "symwalk_source",   # .. symwalk-source:: a file of the patched tree, line by line
+    "symwalk_xref",     # ``name()``, ``struct x``, ``FLAG``, "lab NN-name" -> links
 ]
 
 # The pictures are graphviz graphs (sphinx.ext.graphviz), as SVG: their text

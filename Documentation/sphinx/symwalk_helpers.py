@@ -123,7 +123,7 @@ class Helpers(Directive):
                       ":Defined in: ``gdb-scripts/symwalk_gdb/{}.py``, class ``{}``".format(
                           h.module, h.cls), ""]
             if h.details:
-                lines += code(h.details)
+                lines += code(h.details, names=True)
             if h.name == "lx-walk-tui":
                 lines += tui_screens(env)
                 continue

@@ -13,12 +13,15 @@ def heading(text, char):
     return [text, char * max(len(text), 4), ""]
 
 
-def code(text, language="text", quoted=False):
+def code(text, language="text", quoted=False, names=False):
     """A code block of text; quoted=True marks text quoted from a patch,
-    which tests/docs/functions_test.py leaves out."""
+    which tests/docs/functions_test.py leaves out; names=True, prose whose
+    names link to their kernel-doc or source (symwalk_xref)."""
     body = ["   " + line if line.strip() else "" for line in
             text.rstrip("\n").expandtabs(8).split("\n")]
-    return ([".. code-block:: " + language] + (["   :class: quoted"] if quoted else []) +
+    classes = ["quoted"] * quoted + ["symwalk-names"] * names
+    return ([".. code-block:: " + language] +
+            (["   :class: " + " ".join(classes)] if classes else []) +
             [""] + (body if any(body) else ["   (empty)"]) + [""])
 
 

@@ -17,7 +17,8 @@ GUEST_TIMEOUT = 300
 # default, for a run that has no measured times of its own yet.
 HOST_TEST_COSTS = {"gdb_helpers_test.sh": 6, "tree_test.sh": 6}
 GDB_TEST_COSTS = {"lab_tmux_test.py": 15, "tui_tmux_test.py": 10}
-DOCS_TEST_COSTS = {"pages_test.sh": 4, "grade_keeps_site_test.py": 8, "browser_test.py": 30}
+DOCS_TEST_COSTS = {"pages_test.sh": 4, "grade_keeps_site_test.py": 8, "browser_test.py": 30,
+                   "xref_test.py": 1}
 
 
 def run_guest_tests(results, vm, run_dir, append="", timeout=GUEST_TIMEOUT,

@@ -3,7 +3,7 @@
 # (a page per lab with its narrative and picture, per helper, per event, a
 # section per patch; the kernel's path-lookup page and kernel-doc; the
 # pictures). links_test.py and functions_test.py check its links and the
-# functions it names.
+# functions it names, xref_test.py that its names link to kernel-doc and source.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/host/tap.sh"
