@@ -21,15 +21,16 @@ def tree_sites(tree):
 
 
 def fired_at(event, tree):
-    """HTML: the function(s) and line(s) of fs/namei.c whose event site
-    could have printed the event's trace line."""
+    """reST: the function(s) and line(s) of fs/namei.c whose event site
+    could have printed the event's trace line (symwalk_xref links them to
+    their kernel-doc and to the line in the site's listing)."""
     found, vocabulary = tree_sites(tree)
     candidates = sites.site_of(found, vocabulary, event.name, event.args)
     if not candidates:
         raise ValueError("no site of {} in {} prints {}".format(
             event.name, sites.NAMEI_C, event.short()))
-    return " or ".join("<code>{}()</code>, {}:{}".format(
-        html.escape(site.function or "?"), sites.NAMEI_C, site.line) for site in candidates)
+    return " or ".join("``{}()`` at ``{}:{}``".format(
+        site.function or "?", sites.NAMEI_C, site.line) for site in candidates)
 
 
 def stepper_lines(states, what, tree):
@@ -46,7 +47,9 @@ def stepper_lines(states, what, tree):
         lines += ["   " + line for line in walks.dot_state(state).splitlines()] + [""]
         lines += [".. raw:: html", "",
                   '   <pre class="stepper-event">{}</pre>'.format(
-                      html.escape(state.event.short())),
-                  '   <p class="stepper-site">Printed in {}: lx-walk-trace stops there in '
-                  'gdb and shows this step.</p></div>'.format(fired_at(state.event, tree)), ""]
+                      html.escape(state.event.short())), "",
+                  ".. container:: stepper-site", "",
+                  "   Printed in {}: ``lx-walk-trace`` stops there in gdb and shows this "
+                  "step.".format(fired_at(state.event, tree)), "",
+                  ".. raw:: html", "", "   </div>", ""]
     return lines + [".. raw:: html", "", "   </div>", ""]

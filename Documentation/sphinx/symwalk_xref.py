@@ -9,6 +9,7 @@ included, and their mentions of other labs.
   plain text (name(), struct name, NAME of 4 letters or more), links to its
   kernel-doc on the site; without one, to its definition's line in a
   listing of the patched tree (symwalk_source), fs/namei.c first.
+- A literal ``path:N`` of a listed file links to its line N.
 - "lab NN-name" links to that lab's page.
 
 Both run after the references are resolved (a post-transform), on every
@@ -28,6 +29,7 @@ import symwalk_source
 
 FUNCTION = re.compile(r"^([A-Za-z_]\w*)\(\)$")
 STRUCT = re.compile(r"^struct ([A-Za-z_]\w*)$")
+SOURCE_LINE = re.compile(r"^([\w./-]+):(\d+)$")
 CONSTANT = re.compile(r"^([A-Z][A-Z0-9_]*_[A-Z0-9_]+|[A-Z]{3,}[A-Z0-9]*)$")
 # In plain text: a lab's mention, or a name.
 IN_TEXT = re.compile(r"\b(?P<lab>[Ll]ab\s+(?P<labname>\d\d-[a-z0-9]+(?:-[a-z0-9]+)*))|"
@@ -74,7 +76,7 @@ class NameLinks(SphinxPostTransform):
         for literal in list(self.document.findall(nodes.literal)):
             if not kept(literal):
                 found = named(literal.astext())
-                ref = found and self.reference(literal, *found)
+                ref = self.line_reference(literal) or found and self.reference(literal, *found)
                 if ref is not None:
                     literal.replace_self(ref)
         for text in list(self.document.findall(nodes.Text)):
@@ -107,6 +109,18 @@ class NameLinks(SphinxPostTransform):
         uri = self.app.builder.get_relative_uri(self.env.docname, docname)
         ref = nodes.reference("", "", internal=True, refuri="{}#L{}".format(uri, where.first),
                               reftitle="{}, {}".format(path, where.lines()))
+        ref += literal.deepcopy()
+        return ref
+
+    def line_reference(self, literal):
+        """A link around a literal path:N of a listed file to its line N,
+        or None."""
+        m = SOURCE_LINE.match(literal.astext())
+        docname = m and symwalk_source.listings(self.env).get(m.group(1))
+        if not docname:
+            return None
+        uri = self.app.builder.get_relative_uri(self.env.docname, docname)
+        ref = nodes.reference("", "", internal=True, refuri="{}#L{}".format(uri, m.group(2)))
         ref += literal.deepcopy()
         return ref
 

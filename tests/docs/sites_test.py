@@ -8,9 +8,12 @@ against the patched tree and the runs make check judged (KTAP):
     nowhere else;
   - every trace line of the judged runs' consoles is printed by at least
     one site, and by several only where their constants are alike;
+  - on the built site, each stepper state's site links to a line of the
+    listing of fs/namei.c that calls the state's event;
   - the sites are read from the source: with two pop reasons swapped in a
     copy of fs/namei.c, each reason is found at the other's function."""
 import glob
+import html
 import os
 import re
 
@@ -18,6 +21,10 @@ import taplib
 from symwalk import events, layout, sites
 from symwalk_walks import EVENT_LINE, Event
 
+# A stepper state's trace line, then the links of the site that printed it.
+STEPPER_STATE = re.compile(r'<pre class="stepper-event">(\w+):.*?</pre>\s*'
+                           r'<div class="stepper-site[^"]*">(.*?)</div>', re.S)
+LINE_LINK = re.compile(r'href="[^"#]*fs-namei-c\.html#L(\d+)"')
 EVENT_SITES = re.compile(r"\b{}_trace\(\w+\s*,".format(events.SYSTEM))
 
 
@@ -68,6 +75,22 @@ def main():
                  "\n".join(unprinted[:10]))
     taplib.check("a line given several sites is one no printed constant tells apart",
                  not ambiguous, "\n".join(ambiguous[:10]))
+
+    states, unsited = 0, []
+    source = text.split("\n")
+    for page in sorted(glob.glob(os.path.join(layout.DOCS_HTML, "**", "*.html"), recursive=True)):
+        with open(page) as f:
+            for m in STEPPER_STATE.finditer(f.read()):
+                states += 1
+                event = m.group(1)[len(events.SYSTEM) + 1:]
+                lines = [int(n) for n in LINE_LINK.findall(m.group(2))]
+                if not lines or any("{}_trace({},".format(events.SYSTEM, event)
+                                    not in source[n - 1].replace(" ", "") for n in lines):
+                    unsited.append("{}: {}: {}".format(os.path.relpath(page, layout.DOCS_HTML),
+                                                       event, html.unescape(re.sub(
+                                                           "<[^>]+>", "", m.group(2))).strip()))
+    taplib.check("each of the {} stepper states links to a line of fs/namei.c that calls "
+                 "its event".format(states), states and not unsited, "\n".join(unsited[:10]))
 
     swapped = text.replace("NAMEI_POP_WALKED", "@").replace(
         "NAMEI_POP_TERMINATE", "NAMEI_POP_WALKED").replace("@", "NAMEI_POP_TERMINATE")
