@@ -115,19 +115,45 @@ class Answers(Directive):
     has_content = True
 
     def run(self):
-        lines = []
-        if self.arguments:
-            for q in lab_questions(self, self.arguments[0]):
-                lines += ["- ``{}``: **{}**. {}".format(q.ident, q.answer, q.why), ""]
+        lines = answers_lines(lab_questions(self, self.arguments[0])) if self.arguments else []
         summary = "The answers to Predict first, and why (open it after make grade)" \
             if self.arguments else "The answers to these questions"
-        box = nodes.container(classes=["symwalk-answers"])
-        box += parsed(self, lines)
-        self.state.nested_parse(self.content, self.content_offset, box)
-        return [nodes.raw("", '<details class="symwalk-answers"><summary>{}</summary>'.format(
-                    summary), format="html"),
-                box,
-                nodes.raw("", "</details>", format="html")]
+        box = answers_box(self, summary, lines)
+        self.state.nested_parse(self.content, self.content_offset, box[1])
+        return box
+
+
+def answers_lines(questions):
+    lines = []
+    for q in questions:
+        lines += ["- ``{}``: **{}**. {}".format(q.ident, q.answer, q.why), ""]
+    return lines
+
+
+def answers_box(directive, summary, lines):
+    """The nodes of a fold of answers: lines, under summary."""
+    box = nodes.container(classes=["symwalk-answers"])
+    box += parsed(directive, lines)
+    return [nodes.raw("", '<details class="symwalk-answers"><summary>{}</summary>'.format(
+                summary), format="html"),
+            box,
+            nodes.raw("", "</details>", format="html")]
+
+
+class ExerciseAnswers(Directive):
+    """The answers to an exercise's graded predictions, and why, folded
+    as a lab's are: make grade EXERCISE=name grades them once the
+    exercise's checks pass."""
+    required_arguments = 1
+
+    def run(self):
+        name = self.arguments[0]
+        try:
+            questions = grade.read_questions(name, labs=EXERCISES)
+        except grade.QuestionsError as e:
+            raise self.error(str(e))
+        return answers_box(self, "The answers to the graded predictions, and why (open it "
+                           "after make grade EXERCISE={})".format(name), answers_lines(questions))
 
 
 # A README's adornments, one level down: its title becomes a section of the
@@ -162,6 +188,10 @@ class Exercises(Directive):
                 if n and line and set(line) <= set(DEMOTED) and len(line) >= len(text[n - 1]):
                     line = DEMOTED[line[0]] * len(line)
                 lines.append(line)
+            graded = os.path.join(folder, "questions")
+            if os.path.exists(graded):
+                env.note_dependency(graded)
+                lines += ["", ".. symwalk-exercise-answers:: " + name, ""]
             grader = os.path.join(folder, "grade.sh")
             env.note_dependency(grader)
             with open(grader) as f:
@@ -357,4 +387,5 @@ def setup(app):
     app.add_directive("symwalk-answers", Answers)
     app.add_directive("symwalk-labs", LabsTable)
     app.add_directive("symwalk-exercises", Exercises)
+    app.add_directive("symwalk-exercise-answers", ExerciseAnswers)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -4,7 +4,9 @@ Predict first, Run it, What you will see, The explanation, Questions; a
 list of its sections at the top; no two headings alike; what the run
 showed marked as its outcome before any picture or trace line of it; the
 reference answers to the predictions only inside a fold; and "The walk,
-traced" showing trace lines, pictured or not. KTAP, a test per lab.
+traced" showing trace lines, pictured or not. And the exercises' page
+has each exercise's graded answers, only inside a fold. KTAP, a test per
+lab.
 
 usage: lab_pages_test.py [HTML_DIR]   (build/docs/html)
 """
@@ -14,7 +16,8 @@ import re
 import sys
 from html.parser import HTMLParser
 
-from symwalk import grade, labs
+from symwalk import exercises, grade, labs
+from symwalk.layout import EXERCISES
 from taplib import check, done
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -145,6 +148,20 @@ def main():
         wrong = faults(name, page) if os.path.exists(page) else [page + " is missing"]
         check("lab {}: its page in the order a student works, each heading once, the "
               "outcome marked, the answers folded".format(name), not wrong, "\n".join(wrong))
+    page = Page()
+    with open(os.path.join(html_dir, "exercises.html"), errors="replace") as f:
+        page.feed(f.read())
+    graded, wrong = 0, []
+    for name in exercises.names():
+        for q in grade.read_questions(name, labs=EXERCISES):
+            graded += 1
+            said = "{}: {}.".format(q.ident, q.answer)
+            if said not in text_of(page.items, folded=True):
+                wrong.append("{}: no fold holds the answer {!r}".format(name, said))
+            if said in text_of(page.items, folded=False):
+                wrong.append("{}: the answer {!r} is outside a fold".format(name, said))
+    check("the exercises' page has the answers to their {} graded predictions, "
+          "folded".format(graded), graded and not wrong, "\n".join(wrong))
     done()
 
 
