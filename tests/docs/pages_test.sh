@@ -150,6 +150,9 @@ check "the patched path-lookup page is rendered" has filesystems/path-lookup.htm
 	'Pathname lookup' 'pick_link'
 check "the kernel-doc of fs/namei.c is rendered" has filesystems/path-lookup.html \
 	'id="c\.link_path_walk"'
+check "the kernel-doc entry of the navigation leads to the walker's functions" \
+	has filesystems/namei-api.html 'href="path-lookup.html#the-walker-s-functions"' \
+	'href="path-lookup.html#c\.pick_link"'
 
 svgs=$(ls $html/_images/*.svg 2>/dev/null | wc -l)
 moments=$(grep -o '<object data="[^"]*graphviz-[0-9a-f]*\.svg"' $html/stack.html 2>/dev/null | sort -u | wc -l)
