@@ -36,6 +36,8 @@ check "the landing page: the two commands and the flow" has index.html \
 	'<object data="[^"]*graphviz-[0-9a-f]*\.svg"'
 check "the landing page says what the two commands do" says index.html \
 	'make lab      # boot the guest paused' 'make check    # build everything'
+check "the footer names the commit the site was built from" says index.html \
+	"Built from symwalk commit $(git log -1 --format='%h of %cs')"
 
 # without_js PAGE: PAGE read without JavaScript shows its strips: each has a
 # picture outside its steppers, and each stepper (symwalk.js shows it) is
