@@ -3,8 +3,10 @@
 drawn at its own index, a popped frame where it was (on top), and every
 picture says what its colours mean. KTAP."""
 import html
+import os
 import re
 
+from symwalk.layout import SITE_RUN, TOP
 from taplib import check, done
 import symwalk_walks as walks
 
@@ -118,7 +120,7 @@ check("a failed spill, no push after it: the count before it and the link reserv
 
 # The judged run: every spill of the traced walks against the push after it,
 # and lab 06's against the count gdb printed at nd_alloc_stack().
-RUN = os.environ.get("SYMWALK_RUN") or os.path.join(TOP, "build", "run")
+RUN = os.environ.get("SYMWALK_RUN") or SITE_RUN
 try:
     with open(os.path.join(RUN, "docs-walks.txt"), errors="replace") as f:
         text = f.read()
