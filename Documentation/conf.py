@@ -8,6 +8,7 @@
 
 import ast
 import os
+import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -19,10 +20,34 @@ sys.path.insert(0, os.path.join(TREE, "Documentation", "sphinx"))
 sys.path.insert(0, os.path.join(TOP, "Documentation", "sphinx"))
 sys.path.insert(0, os.path.join(TOP, "scripts"))
 
+
+
+def git(*args):
+    """git's output in the checkout this folder is part of, None outside a
+    git checkout (a tarball's copy)."""
+    try:
+        return subprocess.run(["git", "-C", TOP] + list(args), capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def built_from():
+    """The commit the site is built from, its date and whether the tracked
+    files differ from it: the commit's date, not the clock's, so that a
+    rebuild of one commit is the same site."""
+    commit = git("log", "-1", "--format=%h of %cs")
+    if not commit:
+        return ""
+    changed = git("status", "--porcelain", "--untracked-files=no")
+    return "commit " + commit + (", with changes not committed" if changed else "")
+
+
 project = "symwalk"
 author = "symwalk"
 copyright = "symwalk contributors; kernel text GPL-2.0"
-release = version = ""
+release = version = git("rev-parse", "--short", "HEAD") or ""
+html_context = {"symwalk_built_from": built_from()}
 
 extensions = [
     "kerneldoc",        # .. kernel-doc:: from the patched tree

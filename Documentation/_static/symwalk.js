@@ -55,3 +55,46 @@ document.addEventListener("DOMContentLoaded", function () {
         show(0);
     });
 });
+
+// A copy button on each code block: a click puts the block's text on the
+// clipboard and the button says whether it got there. The Clipboard API
+// first; where the page may not use it (no secure context, no permission),
+// a selected copy of the text and the older execCommand("copy").
+function copyToClipboard(text) {
+    function bySelection() {
+        var scratch = document.createElement("textarea");
+        scratch.value = text;
+        scratch.setAttribute("readonly", "");
+        scratch.style.position = "fixed";
+        scratch.style.opacity = "0";
+        document.body.appendChild(scratch);
+        scratch.select();
+        var copied = document.execCommand("copy");
+        scratch.remove();
+        return copied ? Promise.resolve() : Promise.reject(new Error("copy refused"));
+    }
+    if (navigator.clipboard && window.isSecureContext)
+        return navigator.clipboard.writeText(text).catch(bySelection);
+    return new Promise(function (resolve) { resolve(bySelection()); });
+}
+
+document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("div.highlight > pre").forEach(function (block) {
+        var button = document.createElement("button");
+        var label = "copy";
+        button.type = "button";
+        button.className = "copy-code";
+        button.textContent = label;
+        button.title = "copy this block to the clipboard";
+        button.addEventListener("click", function () {
+            copyToClipboard(block.textContent).then(function () {
+                button.textContent = "copied";
+            }, function () {
+                button.textContent = "not copied";
+            }).then(function () {
+                setTimeout(function () { button.textContent = label; }, 1500);
+            });
+        });
+        block.parentNode.insertBefore(button, block);
+    });
+});

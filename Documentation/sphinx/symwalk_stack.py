@@ -30,11 +30,30 @@ class NotInRun(Exception):
     pass
 
 
-def walk_states(env, walk):
+def walk_events(env, walk):
     records = symwalk_run.records(env)
     if walk not in records:
         raise NotInRun("the walk data has no walk '{}': see {}".format(walk, SCENARIO))
-    return walks.stack_states(records[walk].lookup())
+    return records[walk].lookup()
+
+
+def walk_states(env, walk):
+    return walks.stack_states(walk_events(env, walk))
+
+
+def titled(env, walk, caption):
+    """caption, and where the walk left RCU-walk, from its first
+    namei_unlazy: the boxes after it say REF-walk, and the caption says why
+    (the scenario's links are fresh on the strictatime initramfs, so that
+    pick_link() leaves RCU-walk to update the first one's atime: the stack
+    page explains it)."""
+    events = walk_events(env, walk)
+    for i, e in enumerate(events):
+        if e.name == "namei_unlazy":
+            pushes = [p["link"] for p in events[:i] if p.name == "namei_link_push"]
+            where = "from the push of {} on".format(pushes[-1]) if pushes else "from its start"
+            return "{}; REF-walk {} (namei_unlazy reason={})".format(caption, where, e["reason"])
+    return caption
 
 
 def find(states, test, what, before=None):
@@ -71,7 +90,8 @@ def embedded(env):
     first = find(nest, lambda i, s: push(s, 1), "first push")
     second = find(nest, lambda i, s: push(s, 2) and not s.heap, "second push")
     second_body = find(nest, lambda i, s: i > second and body(s), "body of the second link")
-    return nest[first:second_body + 1], "n1/f: two pushes fill the 2 embedded frames"
+    return nest[first:second_body + 1], titled(
+        env, "nest", "n1/f: two pushes fill the 2 embedded frames")
 
 
 def spill(env):
@@ -79,14 +99,15 @@ def spill(env):
     at = find(nest, named("namei_stack_spill"), "spill")
     third = find(nest, lambda i, s: i > at and push(s), "push after the spill")
     third_body = find(nest, lambda i, s: i > third and body(s), "body of the third link")
-    return nest[at - 1:third_body + 1], "n1/f: the third push moves the stack to the heap"
+    return nest[at - 1:third_body + 1], titled(
+        env, "nest", "n1/f: the third push moves the stack to the heap")
 
 
 def trailing_pop(env):
     chain = walk_states(env, "chain")
     pop = find(chain, lambda i, s: s.event.name == "namei_link_pop" and i + 2 < len(chain)
                and push(chain[i + 1]) and body(chain[i + 2]), "pop before a push")
-    return chain[pop - 1:pop + 3], "c3/e: c3 is popped before c2 is pushed"
+    return chain[pop - 1:pop + 3], titled(env, "chain", "c3/e: c3 is popped before c2 is pushed")
 
 
 def jump(env):
@@ -94,24 +115,24 @@ def jump(env):
     at = find(states, lambda i, s: s.event.name == "namei_jump_root" and s.event.int("depth"),
               "jump to the root from a link")
     return (from_last_push(states, at, "jump to the root", after=2),
-            "abs/e/f: the absolute link jumps to the root")
+            titled(env, "jump", "abs/e/f: the absolute link jumps to the root"))
 
 
 def magic(env):
     states = walk_states(env, "magic")
     at = find(states, named("namei_jump_link"), "magic jump")
     return (from_last_push(states, at, "magic jump", after=2),
-            "/proc/self/cwd: a magic link jumps")
+            titled(env, "magic", "/proc/self/cwd: a magic link jumps"))
 
 
 def eloop(env):
     states = walk_states(env, "loop")
     at = find(states, named("namei_eloop"), "ELOOP")
-    return from_last_push(states, at, "ELOOP"), "loop: the 41st link is ELOOP"
+    return from_last_push(states, at, "ELOOP"), titled(env, "loop", "loop: the 41st link is ELOOP")
 
 
 def every_step(env):
-    return walks.key_states(walk_states(env, "nest")), "n1/f, every step"
+    return walks.key_states(walk_states(env, "nest")), titled(env, "nest", "n1/f, every step")
 
 
 MOMENTS = {"embedded": embedded, "spill": spill, "trailing-pop": trailing_pop,

@@ -7,8 +7,10 @@ brought into view (by scrolling the navigation, or the page); every picture
 drawn at its natural size or larger, its smallest text at least
 MIN_TEXT_PX, and on the laptop within the page's column; on the laptop,
 every stepper of a walk steps through all its states with the arrow keys,
-and the navigation marks the page in view (bold); no JavaScript error.
-KTAP."""
+and the navigation marks the page in view (bold); every code block has
+its copy button, and on the laptop the first one's click puts the
+block's text on the clipboard; in dark mode, the first picture stays on a
+light panel on a dark page; no JavaScript error. KTAP."""
 import glob
 import os
 import re
@@ -136,6 +138,42 @@ def stepper_fault(driver, stepper):
     return None
 
 
+def copy_fault(driver):
+    """What is wrong with a click on the page's first copy button: the
+    clipboard must then hold its code block's text. None if nothing is."""
+    button = driver.find_element(By.CSS_SELECTOR, "button.copy-code")
+    driver.execute_cdp_cmd("Browser.grantPermissions", {
+        "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    button.click()
+    said, copied = driver.execute_async_script(COPIED, button)
+    block = driver.execute_script("return arguments[0].nextElementSibling.textContent;", button)
+    if copied != block:
+        return ("the button says {!r}; the clipboard holds {} characters, {!r}, not the "
+                "block's {}, {!r}".format(said, len(copied or ""), copied and copied[:60],
+                                           len(block), block[:60]))
+    return None
+
+
+def luminance(rgb):
+    """The lightness, 0 to 1, of a computed colour: rgb(r, g, b)."""
+    r, g, b = (int(v) for v in re.findall(r"\d+", rgb)[:3])
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255
+
+
+def dark_fault(driver):
+    """What is wrong with the page in dark mode: its background must be
+    dark, its first picture's panel white. None if nothing is."""
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    try:
+        page, panel = driver.execute_script(DARK_COLOURS)
+    finally:
+        driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    if luminance(page) > 0.3 or luminance(panel) < 0.95:
+        return "the page's background is {}, the picture's panel {}".format(page, panel)
+    return None
+
+
 def svg_metrics(url):
     """An SVG's natural width in px and its smallest font size in pt."""
     with open(unquote(urlparse(url).path)) as f:
@@ -145,10 +183,37 @@ def svg_metrics(url):
     return float(width.group(1)) * PT_PX, min(sizes) if sizes else None
 
 
-# The five above in one round trip to the browser.
+# The code blocks, and those without the copy button symwalk.js adds.
+COPY_BUTTONS = """
+const blocks = document.querySelectorAll('div.highlight > pre');
+return [blocks.length, Array.from(blocks).filter(pre => !(pre.previousElementSibling &&
+    pre.previousElementSibling.matches('button.copy-code'))).length];
+"""
+
+# The six above in one round trip to the browser.
 PAGE_LAYOUT = "return [{}];".format(", ".join(
     "(function () {{ {} }})()".format(script)
-    for script in (VIEWPORTS, WIDTH, NAV_REACHABLE, PICTURES, CURRENT_MARKED)))
+    for script in (VIEWPORTS, WIDTH, NAV_REACHABLE, PICTURES, CURRENT_MARKED, COPY_BUTTONS)))
+
+# After a click on a copy button: what the button says once it has an
+# answer (at most 2 s later) and what the clipboard then holds (headless
+# chromium's own clipboard, not the desktop's).
+COPIED = """
+const button = arguments[0], done = arguments[arguments.length - 1], start = Date.now();
+(function wait() {
+    if (button.textContent === 'copy' && Date.now() - start < 2000)
+        return setTimeout(wait, 10);
+    navigator.clipboard.readText().then(text => done([button.textContent, text]),
+                                        e => done([button.textContent, null]));
+})();
+"""
+
+# In dark mode: the page's background, and that of the panel of its first
+# picture (an SVG drawn on white), as rgb() strings.
+DARK_COLOURS = """
+const panel = document.querySelector('object.graphviz').closest('div.graphviz');
+return [getComputedStyle(document.body).backgroundColor, getComputedStyle(panel).backgroundColor];
+"""
 
 
 class Findings:
@@ -159,12 +224,17 @@ class Findings:
         self.zoom_blocked, self.errors, self.stepper_faults = [], [], []
         self.steppers = 0
         self.current_marked, self.current_unmarked = 0, []
+        self.code_blocks, self.copy_missing = 0, []
+        self.copy_fault = self.dark_fault = None
 
 
 def look_at_page(driver, name, screen_width, phone, found):
     """The page loaded in driver, laid out on one screen: its findings."""
-    viewports, (wide, view), (count, unreachable), pictures, marked = driver.execute_script(
-        PAGE_LAYOUT)
+    viewports, (wide, view), (count, unreachable), pictures, marked, (blocks, no_copy) = \
+        driver.execute_script(PAGE_LAYOUT)
+    found.code_blocks += blocks
+    if no_copy:
+        found.copy_missing.append("{}: {} of {} code blocks".format(name, no_copy, blocks))
     found.zoom_blocked += ["{}: {}".format(name, tag) for tag in viewports
                            if ZOOM_BLOCKED.search(tag)]
     # A page laid out wider than the screen (its viewport tag ignored, the
@@ -196,6 +266,13 @@ def look_at_page(driver, name, screen_width, phone, found):
             fault = stepper_fault(driver, stepper)
             if fault:
                 found.stepper_faults.append("{}: stepper {}: {}".format(name, n, fault))
+        # Once a run: the first page with a code block, the first with a picture.
+        if blocks and found.copy_fault is None:
+            fault = copy_fault(driver)
+            found.copy_fault = "{}: {}".format(name, fault) if fault else ""
+        if pictures and found.dark_fault is None:
+            fault = dark_fault(driver)
+            found.dark_fault = "{}: {}".format(name, fault) if fault else ""
     found.errors += ["{}: {}".format(name, entry["message"])
                      for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
 
@@ -221,6 +298,13 @@ def report(screen, phone, found):
               "arrow keys and back".format(screen, found.steppers),
               found.steppers > 0 and not found.stepper_faults,
               "\n".join(found.stepper_faults))
+    check("{}: each of the {} code blocks has its copy button".format(screen, found.code_blocks),
+          found.code_blocks > 0 and not found.copy_missing, "\n".join(found.copy_missing))
+    if not phone:
+        check("{}: a copy button puts its code block on the clipboard".format(screen),
+              found.copy_fault == "", found.copy_fault or "no page has a code block")
+        check("{}: in dark mode the page is dark, its pictures on a white panel".format(screen),
+              found.dark_fault == "", found.dark_fault or "no page has a picture")
     check("{}: no JavaScript error on any page".format(screen), not found.errors,
           "\n".join(found.errors))
 

@@ -36,6 +36,8 @@ check "the landing page: the two commands and the flow" has index.html \
 	'<object data="[^"]*graphviz-[0-9a-f]*\.svg"'
 check "the landing page says what the two commands do" says index.html \
 	'make lab      # boot the guest paused' 'make check    # build everything'
+check "the footer names the commit the site was built from" says index.html \
+	"Built from symwalk commit $(git log -1 --format='%h of %cs')"
 
 # without_js PAGE: PAGE read without JavaScript shows its strips: each has a
 # picture outside its steppers, and each stepper (symwalk.js shows it) is
@@ -150,6 +152,9 @@ check "the patched path-lookup page is rendered" has filesystems/path-lookup.htm
 	'Pathname lookup' 'pick_link'
 check "the kernel-doc of fs/namei.c is rendered" has filesystems/path-lookup.html \
 	'id="c\.link_path_walk"'
+check "the kernel-doc entry of the navigation leads to the walker's functions" \
+	has filesystems/namei-api.html 'href="path-lookup.html#the-walker-s-functions"' \
+	'href="path-lookup.html#c\.pick_link"'
 
 svgs=$(ls $html/_images/*.svg 2>/dev/null | wc -l)
 moments=$(grep -o '<object data="[^"]*graphviz-[0-9a-f]*\.svg"' $html/stack.html 2>/dev/null | sort -u | wc -l)
