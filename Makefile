@@ -55,7 +55,8 @@ help:
 	@echo "                                 fs/namei.o: lines and branches of the walk, by part and lab"
 	@echo "  make bench [FRESH=1] [RUNS=n]  what the series, its events and the environment cost,"
 	@echo "                                 pristine vs patched in QEMU icount (a benchmark, not a test)"
-	@echo "  make series-check              each patch: git am on pristine, kernel build, checkpatch"
+	@echo "  make series-check              each patch: git am on pristine, kernel build, checkpatch,"
+	@echo "                                 kernel-doc; results in build/series-check (the series pages)"
 	@echo "  make debug-check               a LOCKDEP/PROVE_RCU/KASAN kernel, every namei event on:"
 	@echo "                                 guest tests and labs, then no splat in any console"
 	@echo

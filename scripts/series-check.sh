@@ -2,9 +2,14 @@
 # Check the series as a reviewer would: each patch applies with git am on
 # the pristine tree, in order; the kernel builds after each one; each is
 # checkpatch --strict clean (but for what the cover letter justifies); and
+# each adds no kernel-doc warning to the C files it touches; and
 # fs/namei.c's kernel-doc has no warning at the end. Prints a KTAP line per
 # check. A separate worktree and build directory keep build/linux and
 # build/kbuild as they are.
+#
+# The KTAP goes to WORKDIR/results.ktap too, and the sha256 of each patch
+# checked to WORKDIR/patches.sha256: the series pages of the site show each
+# patch's results from there, as long as the patch is the one checked.
 #
 # usage: series-check.sh TREE PATCHES FRAGMENT WORKDIR
 set -uo pipefail
@@ -12,12 +17,14 @@ shopt -s nullglob
 
 tree=$1 patches=$(realpath "$2") fragment=$(realpath "$3") work=$(realpath -m "$4")
 top=$(cd "$(dirname "$0")/.." && pwd)
-. "$top/tests/host/tap.sh"
 wt=$work/linux kbuild=$work/kbuild
 
 git -C "$tree" worktree remove --force "$wt" 2>/dev/null
 rm -rf "$wt"
 mkdir -p "$work"
+(cd "$patches" && sha256sum -- *.patch) >"$work/patches.sha256"
+exec > >(tee "$work/results.ktap")
+. "$top/tests/host/tap.sh"
 git -C "$tree" worktree add -q --detach "$wt" pristine || { not_ok "worktree at pristine"; done_testing; }
 
 # The checks the cover letter justifies: checkpatch's layout checks on the
@@ -45,6 +52,16 @@ new_files_maintained() {
 	while IFS= read -r file; do
 		grep -qE "^F:[[:space:]]+$(dirname "$file")/\$" "$wt/MAINTAINERS" || return 1
 	done < <(git -C "$wt" show --name-only --diff-filter=A --format= HEAD)
+}
+
+# kernel_doc_warnings REV FILE: how many warnings scripts/kernel-doc -Wall
+# prints for FILE as it is at REV of the worktree (none if REV lacks it).
+kernel_doc_warnings() {
+	local copy
+	copy=$(mktemp --suffix=".${2##*.}")
+	git -C "$wt" show "$1:$2" >"$copy" 2>/dev/null
+	(cd "$wt" && ./scripts/kernel-doc -none -Wall "$copy" 2>&1) | grep -c 'warning:'
+	rm -f "$copy"
 }
 
 for patch in "$patches"/*.patch; do
@@ -78,6 +95,23 @@ for patch in "$patches"/*.patch; do
 	else
 		not_ok "$name is checkpatch --strict clean"
 		echo "$problems" | sed 's/^/# /'
+	fi
+	counts=() grew=()
+	while IFS= read -r file; do
+		before=$(kernel_doc_warnings HEAD~1 "$file") after=$(kernel_doc_warnings HEAD "$file")
+		counts+=("$file $before -> $after")
+		((after > before)) && grew+=("$file: $before warnings before it, $after with it")
+	done < <(git -C "$wt" show --name-only --diff-filter=AM --format= HEAD -- '*.c' '*.h')
+	summary="no C file or header"
+	if [[ ${#counts[@]} -gt 0 ]]; then
+		summary=$(printf '%s, ' "${counts[@]}")
+		summary=${summary%, }
+	fi
+	if [[ ${#grew[@]} -eq 0 ]]; then
+		ok "$name adds no kernel-doc warning (kernel-doc -Wall: $summary)"
+	else
+		not_ok "$name adds no kernel-doc warning"
+		printf '# %s\n' "${grew[@]}"
 	fi
 done
 

@@ -24,6 +24,7 @@ DOCS_HTML = os.path.join(BUILD, "docs", "html")     # make docs: the site
 COVERAGE_REPORT = os.path.join(BUILD, "coverage")   # make coverage: its report
 INITRAMFS = os.path.join(BUILD, "initramfs.cpio")
 GDB_INDEX_CACHE = os.path.join(BUILD, "gdb-index-cache")
+SERIES_CHECK = os.path.join(BUILD, "series-check")  # make series-check: its results
 
 # make check: the runs its expectations judged, which make docs shows.
 SITE_RUN = os.path.join(BUILD, "run")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The series walkthrough's "What to check" (Documentation/review.yaml, as
-build_test.sh rendered it): every patch has checks of its own, beyond the
+build_test.sh rendered it on each patch's page): every patch has checks of its own, beyond the
 rules of the files it touches and those of every patch, and patch 1, the
 series' one behaviour change, is never told that the walk's behaviour is
 unchanged. KTAP."""
@@ -13,7 +13,7 @@ import yaml
 from taplib import check, done
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-PAGE = os.path.join(TOP, "build", "docs", "html", "series", "index.html")
+PAGES = os.path.join(TOP, "build", "docs", "html", "series", "patch")
 UNCHANGED = re.compile(r"behaviou?r is unchanged on every path")
 
 
@@ -23,15 +23,11 @@ def plain(text):
     return " ".join(text.split())
 
 
-def checklists(page):
-    """{patch number ("0001"): the items of its "What to check"}."""
-    lists = {}
-    sections = re.split(r'id="patch-(\d{4})"', page)
-    for number, section in zip(sections[1::2], sections[2::2]):
-        found = re.search(r">What to check<.*?<ul[^>]*>(.*?)</ul>", section, re.S)
-        lists[number] = [plain(item) for item in
-                         re.findall(r"<li>(.*?)</li>", found.group(1), re.S)] if found else []
-    return lists
+def checklist(page):
+    """The items of a patch page's "What to check"."""
+    found = re.search(r">What to check<.*?<ul[^>]*>(.*?)</ul>", page, re.S)
+    return [plain(item) for item in re.findall(r"<li>(.*?)</li>", found.group(1), re.S)] \
+        if found else []
 
 
 with open(os.path.join(TOP, "Documentation", "review.yaml")) as f:
@@ -40,12 +36,12 @@ shared = {plain(item) for items in (config.get("files") or {}).values() for item
 shared |= {plain(item) for item in config.get("every patch") or []}
 numbers = sorted(os.path.basename(p)[:4] for p in glob.glob(os.path.join(TOP, "patches", "0*.patch"))
                  if not os.path.basename(p).startswith("0000-"))
-try:
-    with open(PAGE) as f:
-        lists = checklists(f.read())
-except OSError as e:
-    lists = {}
-    check("the series walkthrough is built", False, str(e))
+lists = {}
+for page in glob.glob(os.path.join(PAGES, "0*.html")):
+    with open(page) as f:
+        lists[os.path.basename(page)[:4]] = checklist(f.read())
+check("the series walkthrough is built: a page per patch", lists,
+      "no patch page in " + PAGES)
 
 for number in numbers:
     items = lists.get(number, [])
