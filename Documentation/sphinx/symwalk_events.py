@@ -57,6 +57,13 @@ def call_sites(tree):
     return sites
 
 
+def first_sentence(comment):
+    """The comment's first sentence, on one line."""
+    text = " ".join(comment.split())
+    m = re.match(r"(.+?\.)(\s|$)", text)
+    return m.group(1) if m else text
+
+
 def examples(records):
     """{event: [(walk, event)]}: the first line of each event the walks
     show, then one with another reason, else with other fields."""
@@ -163,10 +170,12 @@ class Events(Directive):
         # In the header's order, which follows a walk.
         order = [n for n in vocabulary.events if n in found] + sorted(
             n for n in found if n not in vocabulary.events)
-        lines += [".. list-table::", "   :header-rows: 1", "   :widths: 30 70", "",
-                  "   * - event", "     - prints"]
+        lines += [".. list-table::", "   :header-rows: 1", "   :widths: 22 38 40", "",
+                  "   * - event", "     - what it reports", "     - prints"]
         for name in order:
+            event = vocabulary.events.get(name)
             lines += ["   * - :ref:`{0} <event-{0}>`".format(name),
+                      "     - " + (esc(first_sentence(event.comment)) if event else ""),
                       "     - " + literal(found[name].print_fmt)]
         lines.append("")
         for name in order:

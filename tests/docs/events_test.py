@@ -4,7 +4,9 @@ patched tree's header, agrees with the kernel that make check booted: for
 each event, the format file its tracefs printed in the judged run
 (guest/scenarios/docs-walks.sh) prints the same keys in the same order,
 each from the same field, each symbolic key with the same values and
-names, and the mode from the same flag. KTAP.
+names, and the mode from the same flag. And each event of the header
+opens with a comment that says what it reports, not with one of its
+fields. KTAP.
 
 usage: events_test.py [WALKS TREE]   (make check's docs-walks.txt, build/linux)
 """
@@ -60,6 +62,14 @@ def main():
               "\n".join("kernel: {}\nvocabulary: {}".format(g, w)
                         for g, w in zip(got + [None] * len(want), want + [None] * len(got))
                         if g != w))
+    undescribed = []
+    for event in vocabulary.events.values():
+        first = event.comment.split()[:1]
+        fields = {field for field, _, _ in event.fields}
+        if not first or first[0].rstrip(":,") in fields:
+            undescribed.append("{}: {!r}".format(event.name, event.comment[:60]))
+    check("each of the {} events' comments says what it reports, before any "
+          "field".format(len(vocabulary.events)), not undescribed, "\n".join(undescribed))
     done()
 
 
