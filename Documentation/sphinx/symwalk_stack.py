@@ -139,11 +139,12 @@ MOMENTS = {"embedded": embedded, "spill": spill, "trailing-pop": trailing_pop,
            "jump": jump, "magic": magic, "eloop": eloop, "nest": every_step}
 
 
-def stack_figure(env, states, caption, alt, per_row):
-    """A figure of the graphviz node that draws states, per_row boxes to a
-    row: two fit the page's column at their natural size."""
+def stack_figure(env, states, caption, alt):
+    """A figure of the graphviz node that draws states, a box to a row: at
+    their natural size, their text the body's size, one fits the page's
+    column."""
     picture = graphviz()
-    picture["code"] = walks.strip(states, caption, per_row=per_row)
+    picture["code"] = walks.strip(states, caption)
     picture["options"] = {"docname": env.docname}
     picture["alt"] = alt
     return nodes.figure("", picture)
@@ -162,7 +163,7 @@ class Moment(Directive):
             states, caption = MOMENTS[name](env)
         except NotInRun as e:
             raise self.error(str(e))
-        return [stack_figure(env, states, caption, self.options.get("alt", caption), 2)] + \
+        return [stack_figure(env, states, caption, self.options.get("alt", caption))] + \
             parse(self, stepper_lines(states, caption, env.config.kerneldoc_srctree),
                   "symwalk-moment " + name)
 

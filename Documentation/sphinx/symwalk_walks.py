@@ -12,6 +12,7 @@ lab-walk NAME TRIGGER" and its end (scripts/symwalk/markers.py reads them).
 import copy
 import html
 import re
+import textwrap
 
 from symwalk import markers
 
@@ -285,6 +286,13 @@ POPPED = "#f4c7c3"
 FREE = "#f4f4f4"
 FONT = "DejaVu Sans"
 MONO = "DejaVu Sans Mono"
+# A picture's text, in points: drawn at its natural size, its smallest text
+# is no smaller than the site's body text (17 px, 12.75 pt).
+TEXT_PT = 13
+TITLE_PT = 14
+# A caption's lines, in characters: the box under it is narrower than the
+# page's column; a longer line would widen the picture past it.
+CAPTION_CHARS = 70
 
 
 def esc(text):
@@ -312,13 +320,10 @@ def table(state, title=True):
     if title:
         rows.append('<tr><td colspan="4" bgcolor="white"><b>{}</b></td></tr>'.format(
             esc(state.caption)))
-    rows.append('<tr><td colspan="4" bgcolor="{}"><font point-size="10">nd-&gt;stack = '
-                '{}<br/>{}-walk, {} of 40 links</font></td></tr>'.format(
+    rows.append('<tr><td colspan="4" bgcolor="{}">nd-&gt;stack = '
+                '{}<br/>{}-walk, {} of 40 links</td></tr>'.format(
                     colour, esc(storage), state.mode.upper(), state.links))
-    rows.append('<tr><td><font point-size="9">#</font></td>'
-                '<td><font point-size="9">link</font></td>'
-                '<td><font point-size="9">body</font></td>'
-                '<td><font point-size="9">name (remnant)</font></td></tr>')
+    rows.append('<tr><td>#</td><td>link</td><td>body</td><td>name (remnant)</td></tr>')
     slots = state.slots()
     capacity = 40 if state.heap else 2
     # The frame just popped is drawn where it was: on top.
@@ -331,8 +336,8 @@ def table(state, title=True):
     for index in reversed(range(shown)):
         if index in folded:
             if index == folded[-1]:
-                rows.append('<tr><td colspan="4" bgcolor="{}"><font point-size="9">'
-                            '\u2026 frames {} to {} \u2026</font></td></tr>'.format(
+                rows.append('<tr><td colspan="4" bgcolor="{}">'
+                            '\u2026 frames {} to {} \u2026</td></tr>'.format(
                                 colour, folded[0], folded[-1]))
         elif index < len(slots):
             _, frame, name = slots[index]
@@ -356,8 +361,8 @@ def table(state, title=True):
                         '<font color="#888888">{t}</font></td></tr>'.format(
                             f=FREE, i=index, t=label))
     if state.note:
-        rows.append('<tr><td colspan="4" bgcolor="white"><font point-size="9">{}'
-                    '</font></td></tr>'.format(esc(state.note)))
+        rows.append('<tr><td colspan="4" bgcolor="white">{}</td></tr>'.format(
+            esc(state.note)))
     return ('<<table border="0" cellborder="1" cellspacing="0" cellpadding="4">'
             + "".join(rows) + "</table>>")
 
@@ -372,7 +377,7 @@ LEGEND = [(EMBEDDED, "frame in nd->internal (2 embedded)"),
 def legend():
     """An HTML-like graphviz label: what the colours of table() mean."""
     rows = "".join('<tr><td bgcolor="{}" width="14"> </td><td align="left">'
-                   '<font point-size="9">{}</font></td></tr>'.format(c, esc(t))
+                   '{}</td></tr>'.format(c, esc(t))
                    for c, t in LEGEND)
     return ('<<table border="0" cellborder="0" cellspacing="2" cellpadding="2">'
             + rows + "</table>>")
@@ -383,9 +388,12 @@ def dot_state(state):
     return "\n".join([
         'digraph moment {',
         '  graph [fontname="{}", margin=0];'.format(FONT),
-        '  node [shape=plaintext, fontname="{}", fontsize=10];'.format(FONT),
+        '  node [shape=plaintext, fontname="{}", fontsize={}];'.format(FONT, TEXT_PT),
         "  s [label={}];".format(table(state)),
         "  legend [label={}];".format(legend()),
+        # Under the box: beside it, a wide box would take the picture past
+        # the page's column.
+        "  s -> legend [style=invis];",
         "}"]) + "\n"
 
 
@@ -445,13 +453,15 @@ def elide(states, head=6, tail=5):
                   failure_index([s.event for s in states]))
 
 
-def strip(states, caption, per_row=2):
-    """A dot graph of states, per_row to a row, in walk order."""
+def strip(states, caption):
+    """A dot graph of states in walk order, one under the other (two side
+    by side, their text the body's size, would be wider than the page's
+    column), the legend last."""
     lines = ['digraph walk {',
-             '  graph [fontname="{}", fontsize=11, label="{}", labelloc=b, '
-             'nodesep=0.25, ranksep=0.3, newrank=true];'.format(
-                 FONT, esc(caption)),
-             '  node [shape=plaintext, fontname="{}", fontsize=10];'.format(FONT),
+             '  graph [fontname="{}", fontsize={}, label="{}", labelloc=b, '
+             'nodesep=0.25, ranksep=0.3];'.format(FONT, TITLE_PT, "\\n".join(
+                 esc(line) for line in textwrap.wrap(caption, CAPTION_CHARS))),
+             '  node [shape=plaintext, fontname="{}", fontsize={}];'.format(FONT, TEXT_PT),
              '  edge [color="#777777", arrowsize=0.6];']
     for i, state in enumerate(states):
         if getattr(state, "elided", False):
@@ -460,20 +470,9 @@ def strip(states, caption, per_row=2):
         else:
             lines.append("  s{} [label={}];".format(i, table(state)))
     lines.append("  legend [label={}];".format(legend()))
-    for row_start in range(0, len(states), per_row):
-        row = ["s{}".format(i) for i in range(row_start, min(row_start + per_row, len(states)))]
-        lines.append("  { rank=same; " + "; ".join(row) + "; }")
-    for i in range(1, len(states)):
-        same_row = i % per_row != 0
-        lines.append("  s{} -> s{}{};".format(
-            i - 1, i, "" if same_row else " [constraint=false, style=dashed]"))
-        if not same_row:
-            lines.append("  s{} -> s{} [style=invis];".format(i - per_row, i))
-    # The legend in a row of its own, under the first box of the last row:
-    # beside the boxes it would make the picture wider than the page.
+    lines += ["  s{} -> s{};".format(i - 1, i) for i in range(1, len(states))]
     if states:
-        lines.append("  s{} -> legend [style=invis];".format(
-            (len(states) - 1) // per_row * per_row))
+        lines.append("  s{} -> legend [style=invis];".format(len(states) - 1))
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -4,8 +4,8 @@ symwalk/site_browser.py) opens every page of build/docs/html from file:// URLs, 
 a laptop's 1280x800 and on a phone's 390x844. On each page: nothing wider
 than the screen; on the phone, zooming allowed; every top-level page's link in the navigation can be
 brought into view (by scrolling the navigation, or the page); every picture
-drawn at its natural size or larger, its smallest text at least
-MIN_TEXT_PX, and on the laptop within the page's column; on the laptop,
+drawn at its natural size or larger, its smallest text at least the size
+of the text around it, and on the laptop within the page's column; on the laptop,
 every stepper of a walk steps through all its states with the arrow keys,
 and the navigation marks the page in view (bold); every code block has
 its copy button, and on the laptop the first one's click puts the
@@ -31,10 +31,6 @@ except ImportError:
     sys.exit(1)
 
 HTML = os.path.join(BUILD, "docs", "html")
-# The pictures' smallest text is graphviz's 9 pt, 12 px at the SVG's natural
-# scale; the site's own smallest text (the sidebar, code) is 14 px. Below
-# 12 px a reader has to zoom: the picture was shrunk.
-MIN_TEXT_PX = 12.0
 PT_PX = 4.0 / 3.0
 
 # Each link of the navigation's first level: can it be brought into view,
@@ -65,7 +61,8 @@ return Array.from(document.querySelectorAll('object.graphviz')).filter(function 
 }).map(function (p) {
     const column = p.closest('div.body'), style = getComputedStyle(column);
     return [p.data, p.getBoundingClientRect().width, column.clientWidth -
-            parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)];
+            parseFloat(style.paddingLeft) - parseFloat(style.paddingRight),
+            parseFloat(style.fontSize)];
 });
 """
 
@@ -245,14 +242,15 @@ def look_at_page(driver, name, screen_width, phone, found):
     if count == 0 or unreachable:
         found.nav_missing.append("{}: {} of {} out of reach: {}".format(
             name, len(unreachable), count, ", ".join(unreachable)))
-    for url, drawn, column in pictures:
+    for url, drawn, column, body_px in pictures:
         natural, smallest = svg_metrics(url)
         scale = drawn / natural
-        text_px = smallest * PT_PX * scale if smallest else MIN_TEXT_PX
+        text_px = smallest * PT_PX * scale if smallest else body_px
         picture = "{}: {}".format(name, os.path.basename(url))
-        if scale < 0.99 or text_px < MIN_TEXT_PX - 0.05:
+        if scale < 0.99 or text_px < body_px - 0.05:
             found.shrunk.append("{} drawn at {:.2f} of its size, smallest text "
-                                "{:.1f} px".format(picture, scale, text_px))
+                                "{:.1f} px, the page's {:.1f} px".format(
+                                    picture, scale, text_px, body_px))
         if not phone and drawn > column + 0.5:
             found.overflowing.append("{} is {:.0f} px wide, its column {} px".format(
                 picture, drawn, column))
@@ -285,8 +283,8 @@ def report(screen, phone, found):
               not found.zoom_blocked, "\n".join(found.zoom_blocked))
     check("{}: every top-level page's link in the navigation can be brought into "
           "view".format(screen), not found.nav_missing, "\n".join(found.nav_missing))
-    check("{}: every picture at its natural size or more, its text at least {:.0f} "
-          "px".format(screen, MIN_TEXT_PX), not found.shrunk, "\n".join(found.shrunk))
+    check("{}: every picture at its natural size or more, its text at least the "
+          "page's".format(screen), not found.shrunk, "\n".join(found.shrunk))
     if not phone:
         check("{}: every picture within the page's column, no sideways "
               "scroll".format(screen), not found.overflowing, "\n".join(found.overflowing))
