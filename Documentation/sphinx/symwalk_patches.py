@@ -142,10 +142,12 @@ def counterparts(patches, earlier):
         if same:
             pairs[p] = same[0]
     scores = []
+    unpaired = [e for e in earlier if e not in pairs.values()]
+    lines = {x: changed_lines(x) for x in unpaired + [p for p in patches if p not in pairs]}
     for p in patches:
-        for e in earlier:
-            a, b = changed_lines(p), changed_lines(e)
-            if a and b and p not in pairs and e not in pairs.values():
+        for e in unpaired:
+            a, b = lines.get(p), lines[e]
+            if a and b:
                 scores.append((len(a & b) / len(a | b), p.file, e.file, p, e))
     for score, _, _, p, e in sorted(scores, key=lambda s: s[:3], reverse=True):
         if score >= 0.2 and p not in pairs and e not in pairs.values():
