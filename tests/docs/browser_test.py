@@ -320,12 +320,17 @@ def main():
     findings = {screen: Findings() for screen, _, _, _ in SCREENS}
     try:
         # Each page loaded once and laid out on each screen in turn: a
-        # change of screen lays the page out again as a load would.
-        for page in pages:
+        # change of screen lays the page out again as a load would. Every
+        # other page takes the screens the other way round, so that it
+        # loads on the screen the page before it ended on.
+        shown = None
+        for n, page in enumerate(pages):
             name = os.path.relpath(page, HTML)
             driver.get("file://" + page)
-            for screen, width, height, phone in SCREENS:
-                set_screen(driver, width, height, phone)
+            for screen, width, height, phone in SCREENS[::-1] if n % 2 else SCREENS:
+                if shown != screen:
+                    set_screen(driver, width, height, phone)
+                    shown = screen
                 look_at_page(driver, name, width, phone, findings[screen])
     finally:
         driver.quit()
