@@ -196,9 +196,14 @@ class Exercises(Directive):
             env.note_dependency(grader)
             with open(grader) as f:
                 code = f.read().splitlines()
-            lines += ["", "The grader, ``exercises/{}/grade.sh``, run in the guest "
-                      "(``make grade EXERCISE={}``):".format(name, name), "",
-                      ".. code-block:: sh", ""] + ["   " + c if c else "" for c in code] + [""]
+            # Folded: its checks give the graded predictions' answers away.
+            lines += ["", ".. raw:: html", "",
+                      "   <details class=\"symwalk-grader\"><summary>The grader, "
+                      "exercises/{}/grade.sh, run in the guest by make grade EXERCISE={} "
+                      "(its checks give the answers away: open it after you "
+                      "predict)</summary>".format(name, name), "",
+                      ".. code-block:: sh", ""] + ["   " + c if c else "" for c in code] + [
+                      "", ".. raw:: html", "", "   </details>", ""]
         return parse(self, lines, "exercises")
 
 

@@ -43,15 +43,16 @@ def walk_states(env, walk):
 
 def titled(env, walk, caption):
     """caption, and where the walk left RCU-walk, from its first
-    namei_unlazy: the boxes after it say REF-walk, and the caption says why
-    (the scenario's links are fresh on the strictatime initramfs, so that
-    pick_link() leaves RCU-walk to update the first one's atime: the stack
-    page explains it)."""
+    namei_unlazy: after the push or pop before it (the boxes after that say
+    REF-walk), and why (the scenario's links are fresh on the strictatime
+    initramfs, so that pick_link() leaves RCU-walk to update a link's atime
+    right after its push: the stack page explains it)."""
     events = walk_events(env, walk)
     for i, e in enumerate(events):
         if e.name == "namei_unlazy":
-            pushes = [p["link"] for p in events[:i] if p.name == "namei_link_push"]
-            where = "from the push of {} on".format(pushes[-1]) if pushes else "from its start"
+            moved = [m for m in events[:i] if m.name in ("namei_link_push", "namei_link_pop")]
+            where = "after the {} of {}".format(moved[-1].name[len("namei_link_"):],
+                                                moved[-1]["link"]) if moved else "from its start"
             return "{}; REF-walk {} (namei_unlazy reason={})".format(caption, where, e["reason"])
     return caption
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """A stepper of a walk: the states of the symlink stack that a strip draws
 (symwalk_walks.strip()), one picture per state with the trace line of the
-event that led to it and the place in fs/namei.c that printed it: where
-lx-walk-trace stops in gdb to show that step. The markup is hidden;
+event that led to it and the place in fs/namei.c that printed it, where
+lx-walk-trace's breakpoint prints that step in gdb as the walk passes. The markup is hidden;
 Documentation/_static/symwalk.js shows it, one state at a time, with
 previous/next buttons and the arrow keys. Without JavaScript the page keeps
 only the strip."""
@@ -49,7 +49,7 @@ def stepper_lines(states, what, tree):
                   '   <pre class="stepper-event">{}</pre>'.format(
                       html.escape(state.event.short())), "",
                   ".. container:: stepper-site", "",
-                  "   Printed in {}: ``lx-walk-trace`` stops there in gdb and shows this "
-                  "step.".format(fired_at(state.event, tree)), "",
+                  "   Printed in {}: in gdb, ``lx-walk-trace`` prints this step as the "
+                  "walk passes there.".format(fired_at(state.event, tree)), "",
                   ".. raw:: html", "", "   </div>", ""]
     return lines + [".. raw:: html", "", "   </div>", ""]

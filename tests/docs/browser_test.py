@@ -136,19 +136,28 @@ def stepper_fault(driver, stepper):
 
 
 def copy_fault(driver):
-    """What is wrong with a click on the page's first copy button: the
-    clipboard must then hold its code block's text. None if nothing is."""
-    button = driver.find_element(By.CSS_SELECTOR, "button.copy-code")
+    """What is wrong with a click on the page's first copy button in view
+    (not in a closed fold): the clipboard must then hold its code block's
+    text. "" if nothing is, None if no button is in view."""
+    shown = driver.execute_script(
+        "return Array.from(document.querySelectorAll('button.copy-code'))"
+        ".filter(b => !b.closest('details:not([open])') && b.getClientRects().length);")
+    if not shown:
+        return None
+    button = shown[0]
     driver.execute_cdp_cmd("Browser.grantPermissions", {
         "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
-    button.click()
+    try:
+        button.click()
+    except WebDriverException as e:
+        return "the click failed: " + str(e).splitlines()[0]
     said, copied = driver.execute_async_script(COPIED, button)
     block = driver.execute_script("return arguments[0].nextElementSibling.textContent;", button)
     if copied != block:
         return ("the button says {!r}; the clipboard holds {} characters, {!r}, not the "
                 "block's {}, {!r}".format(said, len(copied or ""), copied and copied[:60],
                                            len(block), block[:60]))
-    return None
+    return ""
 
 
 def luminance(rgb):
@@ -267,7 +276,8 @@ def look_at_page(driver, name, screen_width, phone, found):
         # Once a run: the first page with a code block, the first with a picture.
         if blocks and found.copy_fault is None:
             fault = copy_fault(driver)
-            found.copy_fault = "{}: {}".format(name, fault) if fault else ""
+            if fault is not None:
+                found.copy_fault = "{}: {}".format(name, fault) if fault else ""
         if pictures and found.dark_fault is None:
             fault = dark_fault(driver)
             found.dark_fault = "{}: {}".format(name, fault) if fault else ""
