@@ -18,7 +18,7 @@ import re
 from docutils.parsers.rst import Directive
 
 import symwalk_run
-from symwalk import docs_data, events, git, markers
+from symwalk import docs_data, events, markers, sites
 from symwalk_rst import code, esc, heading, literal, parse
 
 SYSTEM = events.SYSTEM
@@ -35,26 +35,11 @@ def formats(text):
 
 def call_sites(tree):
     """{event: [(function, file, line)]}: the namei_trace(EVENT, ...) sites of
-    fs/*.c, each with the function around it."""
-    site = re.compile(r"\b{}_trace\((\w+)\s*,".format(SYSTEM))
-    sites, files = {}, {}
-    for line in git.grep(tree, "-n", "-E", site.pattern, "--", "fs/*.c"):
-        path, number, text = line.split(":", 2)
-        m = site.search(text)
-        if not m or text.lstrip().startswith("#"):
-            continue
-        if path not in files:
-            with open(os.path.join(tree, path), errors="replace") as f:
-                files[path] = f.read().split("\n")
-        function = None
-        for above in reversed(files[path][:int(number)]):
-            fm = re.match(r"^[A-Za-z_].*?\b(\w+)\s*\(", above)
-            if fm and not above.startswith(("#", "}")) and not above.rstrip().endswith(";"):
-                function = fm.group(1)
-                break
-        sites.setdefault("{}_{}".format(SYSTEM, m.group(1)), []).append(
-            (function, path, int(number)))
-    return sites
+    fs/namei.c, each with the function around it."""
+    found = {}
+    for site in sites.read_tree(tree):
+        found.setdefault(site.event, []).append((site.function, sites.NAMEI_C, site.line))
+    return found
 
 
 def first_sentence(comment):
@@ -81,7 +66,7 @@ def examples(records):
     return found
 
 
-def event_lines(fmt, vocabulary, sites, shown, records):
+def event_lines(fmt, vocabulary, fired_from, shown, records):
     event = vocabulary.events.get(fmt.name)
     comment, cls = (event.comment, event.cls) if event else ("", None)
     meaning = {s.printed: s.meaning for symbols in vocabulary.tables.values() for s in symbols}
@@ -90,10 +75,10 @@ def event_lines(fmt, vocabulary, sites, shown, records):
         lines += [esc(comment), ""]
     if cls:
         lines.append(":Class: ``{}``".format(cls))
-    if sites.get(fmt.name):
+    if fired_from.get(fmt.name):
         lines.append(":Fired from: " + ", ".join(
             "{}() (``{}:{}``)".format(fn, path, line) if fn else "``{}:{}``".format(path, line)
-            for fn, path, line in sites[fmt.name]))
+            for fn, path, line in fired_from[fmt.name]))
     lines += [":Enable: ``echo 1 > /sys/kernel/tracing/events/{}/{}/enable``".format(
         SYSTEM, fmt.name), ""]
     lines += [".. list-table::", "   :header-rows: 1", "   :widths: 25 35 40", "",
@@ -152,8 +137,8 @@ class Events(Directive):
         records = symwalk_run.records(env)
         shown = examples(records)
         try:
-            sites = call_sites(tree)
-        except git.GitError as e:
+            fired_from = call_sites(tree)
+        except (OSError, ValueError) as e:
             raise self.error(str(e))
         lines = ["The header says of them:", ""]
         lines += ["   " + esc(line) if line else "" for line in vocabulary.comment.split("\n")]
@@ -179,7 +164,7 @@ class Events(Directive):
                       "     - " + literal(found[name].print_fmt)]
         lines.append("")
         for name in order:
-            lines += event_lines(found[name], vocabulary, sites, shown.get(name), records)
+            lines += event_lines(found[name], vocabulary, fired_from, shown.get(name), records)
         return parse(self, lines, events.HEADER)
 
 

@@ -8,6 +8,7 @@
 # built with -O2); the source line of the address says which site it is.
 #
 
+import functools
 import os
 import re
 import struct
@@ -15,6 +16,7 @@ import struct
 import gdb
 
 from symwalk import events
+from symwalk import sites as symwalk_sites
 from symwalk_gdb import source
 from symwalk_gdb.walk import read_memory
 
@@ -90,6 +92,12 @@ def functions_at(address):
     return names
 
 
+@functools.lru_cache(maxsize=1)
+def defined_helpers():
+    """{event: ([parameter], ...)} of the helpers fs/namei.c defines."""
+    return symwalk_sites.helper_parameters("\n".join(source.namei_source()[1]))
+
+
 def helper_parameters(event):
     """The names of the parameters of the event's helper, namei_trace_EVENT(),
     from its definition in fs/namei.c, checked against the number its type
@@ -97,12 +105,11 @@ def helper_parameters(event):
     some parameters folded away does not name them all)."""
     helper = "namei_trace_" + event[len("namei_"):]
     symbol = gdb.lookup_static_symbol(helper) or gdb.lookup_global_symbol(helper)
-    text = "\n".join(source.namei_source()[1])
-    m = re.search(r"^static\b[^;{{]*\b{}\(([^)]*)\)\s*\{{".format(helper), text, re.M)
-    if symbol is None or m is None:
+    defined = defined_helpers()
+    if symbol is None or event not in defined:
         raise gdb.GdbError("{}() is not in the kernel's symbols or fs/namei.c: is the series' "
                            "tracepoint patch applied?".format(helper))
-    names = [re.search(r"(\w+)\s*$", p).group(1) for p in m.group(1).split(",")]
+    names = defined[event][0]
     if len(names) != len(symbol.type.fields()):
         raise gdb.GdbError("{}() has {} parameters in fs/namei.c and {} in the kernel gdb has "
                            "loaded: is it the kernel built from that tree?".format(

@@ -10,14 +10,17 @@ from symwalk.layout import LABS, SITE_RUN
 from taplib import check, done
 import symwalk_walks as walks
 
-# Two nested links, the top one popped once walked; then, the walk failing,
-# terminate_walk() pops the frame left.
-TRACE = """\
-symwalk: begin walk nest n1/e
+# The start of a walk of n1/e in RCU-walk: n1 -> n2/e pushed, then n2.
+TWO_PUSHED = """\
  lookup-1 [000] ..... 1.0: namei_lookup_start: level=0 attempt=rcu name="n1/e" dfd=-100 flags=FOLLOW|RCU links=0 error=0
  lookup-1 [000] ..... 1.0: namei_link_push: level=0 depth=1 links=1 link="n1" trailing=0 mode=rcu seq=2
  lookup-1 [000] ..... 1.0: namei_link_body: level=0 depth=1 body="n2/e" remnant="e"
  lookup-1 [000] ..... 1.0: namei_link_push: level=0 depth=2 links=2 link="n2" trailing=0 mode=rcu seq=2
+"""
+
+# Two nested links, the top one popped once walked; then, the walk failing,
+# terminate_walk() pops the frame left.
+TRACE = "symwalk: begin walk nest n1/e\n" + TWO_PUSHED + """\
  lookup-1 [000] ..... 1.0: namei_link_body: level=0 depth=2 body="dir" remnant="e"
  lookup-1 [000] ..... 1.0: namei_link_pop: level=0 depth=1 links=2 link="n2" reason=walked done=0x0 mode=rcu
  lookup-1 [000] ..... 1.0: namei_unlazy: level=0 depth=1 reason=dcache_miss legitimized=0
@@ -70,12 +73,7 @@ check("the last name of a trigger's \"for n in a b; do\" is looked up like the o
 # A third link spills the stack: reserve_stack() counts it (3) before
 # nd_alloc_stack() fires namei_stack_spill, which has no links field. Then
 # a fourth link whose spill fails, with no push after it.
-SPILL = """\
-symwalk: begin walk spill n1/e
- lookup-1 [000] ..... 1.0: namei_lookup_start: level=0 attempt=rcu name="n1/e" dfd=-100 flags=FOLLOW|RCU links=0 error=0
- lookup-1 [000] ..... 1.0: namei_link_push: level=0 depth=1 links=1 link="n1" trailing=0 mode=rcu seq=2
- lookup-1 [000] ..... 1.0: namei_link_body: level=0 depth=1 body="n2/e" remnant="e"
- lookup-1 [000] ..... 1.0: namei_link_push: level=0 depth=2 links=2 link="n2" trailing=0 mode=rcu seq=2
+SPILL = "symwalk: begin walk spill n1/e\n" + TWO_PUSHED + """\
  lookup-1 [000] ..... 1.0: namei_link_body: level=0 depth=2 body="n3/e" remnant="e"
  lookup-1 [000] ..... 1.0: namei_stack_spill: level=0 mode=rcu allocated=1
  lookup-1 [000] ..... 1.0: namei_link_push: level=0 depth=3 links=3 link="n3" trailing=0 mode=rcu seq=2
